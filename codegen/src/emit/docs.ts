@@ -1,0 +1,170 @@
+// IDL → docs/protocol.md: the reference a client author reads.
+import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
+import { refName } from '../idl/model.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import type { Emitter } from './emitter.js';
+
+export const docsEmitter: Emitter = {
+  name: 'docs',
+  emit({ model }) {
+    const f = new GeneratedFile('docs/protocol.md', 'docs', 'md');
+    f.print`# ${model.meta.title} ${model.meta.version}`;
+    f.blank();
+    f.raw(model.meta.description);
+    f.blank();
+    emitMethodTable(f, model);
+    emitSequence(f, model);
+    emitMethods(f, model);
+    emitTypes(f, model, 'types', 'Payload types');
+    emitTypes(f, model, 'vocabulary', 'Shared vocabulary');
+    emitErrors(f, model);
+    emitDiagnostics(f, model);
+    return [f.finish()];
+  },
+};
+
+const anchor = (name: string) => `[\`${name}\`](#${name.toLowerCase()})`;
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function emitMethodTable(f: GeneratedFile, model: Model): void {
+  f.print`## Methods`;
+  f.blank();
+  f.print`| direction | kind | method | params | result |`;
+  f.print`|---|---|---|---|---|`;
+  for (const m of model.methods) {
+    const direction = m.direction === 'clientToServer' ? 'client → server' : 'server → client';
+    const params = m.params ? anchor(m.params) : 'none (absent, `{}` or `null`)';
+    const result = m.result ? anchor(m.result) : '—';
+    f.print`| ${direction} | ${m.kind} | \`${m.wireName}\` | ${params} | ${result} |`;
+  }
+  f.blank();
+}
+
+/** A prompt's life, drawn from the methods the IDL defines. */
+function emitSequence(f: GeneratedFile, model: Model): void {
+  const wire = (name: string) => model.methods.find((m) => m.name === name)?.wireName ?? name;
+  f.print`## A prompt's life`;
+  f.blank();
+  f.print`\`\`\`mermaid`;
+  f.print`sequenceDiagram`;
+  f.print`  participant C as SDK client`;
+  f.print`  participant R as Runtime`;
+  f.print`  C->>R: ${wire('initialize')} {cwd, provider, model}`;
+  f.print`  R-->>C: result {serverInfo}`;
+  f.print`  C->>R: ${wire('sessionPrompt')} {sessionId, contentBlocks}`;
+  f.print`  R-->>C: result {messageId}`;
+  f.print`  R--)C: ${wire('sessionStatus')} running`;
+  f.print`  R--)C: ${wire('sessionEvent')} agent/inbox/spliced (the receipt: inserted[i].id = messageId)`;
+  f.print`  R--)C: ${wire('sessionEvent')} turn/start, user/message, step/start`;
+  f.print`  R--)C: ${wire('sessionEvent')} assistant/chunk …, assistant/message`;
+  f.print`  opt a child agent`;
+  f.print`    R--)C: ${wire('subagentStarted')} {parentSessionId, childSessionId}`;
+  f.print`    R--)C: ${wire('sessionEvent')} (child session's events)`;
+  f.print`    R--)C: ${wire('subagentFinished')} {status, stopReason, lastAssistantMessage?}`;
+  f.print`  end`;
+  f.print`  R--)C: ${wire('sessionEvent')} step/end, turn/end {reason.kind}`;
+  f.print`  R--)C: ${wire('sessionStatus')} idle (the run ends)`;
+  f.print`  C->>R: ${wire('shutdown')}`;
+  f.print`  R-->>C: result {}`;
+  f.print`  Note over R: flushes and exits 0`;
+  f.print`\`\`\``;
+  f.blank();
+  f.raw('The response to the prompt and its `agent/inbox/spliced` receipt may arrive in either order; subscribe before prompting.');
+  f.blank();
+}
+
+function emitMethods(f: GeneratedFile, model: Model): void {
+  for (const m of model.methods) {
+    f.print`### \`${m.wireName}\``;
+    f.blank();
+    f.raw(m.description);
+    f.blank();
+    f.raw(methodFacts(m, model));
+    f.blank();
+  }
+}
+
+function methodFacts(m: Method, model: Model): string {
+  const facts = [`- ${m.kind}, ${m.direction === 'clientToServer' ? 'client → server' : 'server → client'}`];
+  facts.push(`- params: ${m.params ? anchor(m.params) : 'none'}`);
+  if (m.result) facts.push(`- result: ${anchor(m.result)}`);
+  const codes = m.errors.map((name) => model.errors.find((e) => e.name === name)).filter((e) => e !== undefined);
+  if (codes.length > 0) facts.push(`- errors: ${codes.map((e) => `\`${e.code}\` ${e.name}`).join(', ')}`);
+  return facts.join('\n');
+}
+
+function emitTypes(f: GeneratedFile, model: Model, section: TypeDef['section'], heading: string): void {
+  f.print`## ${heading}`;
+  f.blank();
+  for (const type of model.types.filter((t) => t.section === section)) {
+    f.print`### ${type.name}`;
+    f.blank();
+    f.raw(type.description);
+    f.blank();
+    emitTypeBody(f, type);
+    f.print`Example: \`${JSON.stringify(type.examples[0])}\``;
+    f.blank();
+  }
+}
+
+function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
+  if (type.kind === 'object' && type.fields.length > 0) {
+    f.print`| field | type | required | description |`;
+    f.print`|---|---|---|---|`;
+    for (const field of type.fields) {
+      f.print`| \`${field.name}\` | ${fieldType(field)} | ${field.required ? 'yes' : 'no'} | ${cell(field.description)} |`;
+    }
+    f.blank();
+  } else if (type.union) {
+    const open = type.union.isOpen ? 'Open union' : 'Union';
+    f.print`${open} on \`${type.union.discriminator}\`:`;
+    f.blank();
+    for (const v of type.union.variants) f.print`- ${v.tag ? `\`${v.tag}\`` : 'any other value'}: ${anchor(v.typeName)}`;
+    f.blank();
+  } else if (type.values.length > 0) {
+    f.print`${type.kind === 'openEnum' ? 'Open string enum (other values pass through)' : 'One of'}:`;
+    f.blank();
+    for (const v of type.values) f.print`- \`${v.value}\`${v.description ? ` — ${v.description}` : ''}`;
+    f.blank();
+  } else {
+    f.print`Schema: \`${constraints(type.schema)}\``;
+    f.blank();
+  }
+}
+
+function fieldType(field: Field): string {
+  const target = field.isArray ? field.schema['items'] : field.schema;
+  const name = refName(target) ?? refName((target as SchemaNode | undefined)?.['allOf'] as unknown);
+  const base = field.typeRef ? anchor(field.typeRef) : name ? anchor(name) : `\`${constraints(target as SchemaNode)}\``;
+  const arrayNote = field.isArray ? ` array${typeof field.schema['minItems'] === 'number' ? ` (≥ ${String(field.schema['minItems'])})` : ''}` : '';
+  return `${base}${arrayNote}`;
+}
+
+/** The validation keywords of a schema, compactly. */
+function constraints(schema: SchemaNode | undefined): string {
+  if (!schema) return 'any';
+  const { description: _d, examples: _e, title: _t, ...rest } = schema;
+  return cell(JSON.stringify(rest));
+}
+
+function emitErrors(f: GeneratedFile, model: Model): void {
+  f.print`## Error codes`;
+  f.blank();
+  f.print`| code | name | message | data | when |`;
+  f.print`|---|---|---|---|---|`;
+  for (const e of model.errors) {
+    f.print`| \`${e.code}\` | ${e.name} | ${e.message} | ${e.dataType ? anchor(e.dataType) : '—'} | ${cell(e.description)} |`;
+  }
+  f.blank();
+  emitTypes(f, model, 'errorData', 'Error data');
+}
+
+function emitDiagnostics(f: GeneratedFile, model: Model): void {
+  f.print`## Transport diagnostics`;
+  f.blank();
+  f.raw('What a transport ignores is reported to its observer with one of these reasons; it is never thrown and never answered.');
+  f.blank();
+  f.print`| reason | meaning |`;
+  f.print`|---|---|`;
+  for (const d of model.diagnostics) f.print`| \`${d.reason}\` | ${cell(d.description)} |`;
+}

@@ -1,0 +1,19 @@
+// The contract every emitter follows: model in, files out. Emitters never touch the disk.
+import type { Model } from '../idl/model.js';
+import type { OutputFile } from '../printer/generated-file.js';
+import type { SchemaBundle } from '../schema/bundle.js';
+
+export interface EmitContext {
+  readonly model: Model;
+  /** The JSON Schema bundle, built once from the model. */
+  readonly bundle: SchemaBundle;
+}
+
+export interface Emitter {
+  /** The module name under codegen/src/emit, used in file headers. */
+  readonly name: string;
+  emit(context: EmitContext): OutputFile[] | Promise<OutputFile[]>;
+}
+
+export const TS_GEN_DIR = 'packages/protocol/src/gen';
+export const PY_GEN_DIR = 'python/src/dsh_sdk/_gen';

@@ -1,0 +1,24 @@
+// Every emitter, in run order, and the places generated files may live.
+import type { GeneratedLocations } from '../printer/write.js';
+import type { Emitter } from './emitter.js';
+import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
+import { docsEmitter } from './docs.js';
+import { jsonSchemaEmitter } from './json-schema.js';
+import { tsConstantsEmitter } from './ts-constants.js';
+import { tsMethodsEmitter } from './ts-methods.js';
+import { tsTypesEmitter } from './ts-types.js';
+import { tsValidatorsEmitter } from './ts-validators.js';
+
+export const EMITTERS: readonly Emitter[] = [
+  jsonSchemaEmitter,
+  tsTypesEmitter,
+  tsConstantsEmitter,
+  tsMethodsEmitter,
+  tsValidatorsEmitter,
+  docsEmitter,
+];
+
+export const GENERATED_LOCATIONS: GeneratedLocations = {
+  folders: [TS_GEN_DIR, PY_GEN_DIR],
+  files: ['docs/protocol.md'],
+};

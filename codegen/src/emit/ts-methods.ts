@@ -1,0 +1,100 @@
+// IDL → methods.gen.ts: method-name constants, the request and notification maps, method metadata.
+import type { Method, Model } from '../idl/model.js';
+import { notifications, requests } from '../idl/model.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import type { Emitter } from './emitter.js';
+import { TS_GEN_DIR } from './emitter.js';
+
+export const tsMethodsEmitter: Emitter = {
+  name: 'ts-methods',
+  emit({ model }) {
+    const f = new GeneratedFile(`${TS_GEN_DIR}/methods.gen.ts`, 'ts-methods', 'ts');
+    emitImports(f, model);
+    emitMethodConstants(f, model);
+    emitRequestMap(f, model);
+    emitNotificationMap(f, model);
+    emitMethodTable(f, model);
+    return [f.finish()];
+  },
+};
+
+function emitImports(f: GeneratedFile, model: Model): void {
+  const names = new Set<string>();
+  for (const m of model.methods) {
+    if (m.params) names.add(m.params);
+    if (m.result) names.add(m.result);
+  }
+  f.print`import type { ${[...names].join(', ')} } from './types.gen.js';`;
+  f.blank();
+}
+
+function emitMethodConstants(f: GeneratedFile, model: Model): void {
+  f.raw(f.jsdoc('The wire name of every method, by its generated name.'));
+  f.print`export const Method = {`;
+  for (const m of model.methods) {
+    f.raw(f.jsdoc(m.description, '  '));
+    f.print`  ${m.name}: ${f.string(m.wireName)},`;
+  }
+  f.print`} as const;`;
+  f.raw(f.jsdoc('A wire method name of the protocol.'));
+  f.print`export type MethodName = (typeof Method)[keyof typeof Method];`;
+  f.blank();
+}
+
+function emitRequestMap(f: GeneratedFile, model: Model): void {
+  f.raw(f.jsdoc('Params and result of every client → server request, indexed by wire method name.'));
+  f.print`export interface HarnessSdkRequestMap {`;
+  for (const m of requests(model)) {
+    f.raw(f.jsdoc(m.description, '  '));
+    f.print`  ${f.string(m.wireName)}: { params: ${m.params ?? 'undefined'}; result: ${m.result ?? 'never'} };`;
+  }
+  f.print`}`;
+  f.raw(f.jsdoc('A client → server request method.'));
+  f.print`export type RequestMethod = keyof HarnessSdkRequestMap;`;
+  f.blank();
+}
+
+function emitNotificationMap(f: GeneratedFile, model: Model): void {
+  f.raw(f.jsdoc('Params of every server → client notification, indexed by wire method name.'));
+  f.print`export interface HarnessSdkNotificationMap {`;
+  for (const m of notifications(model)) {
+    f.raw(f.jsdoc(m.description, '  '));
+    f.print`  ${f.string(m.wireName)}: ${m.params ?? 'undefined'};`;
+  }
+  f.print`}`;
+  f.raw(f.jsdoc('A server → client notification method.'));
+  f.print`export type NotificationMethod = keyof HarnessSdkNotificationMap;`;
+  f.blank();
+}
+
+function emitMethodTable(f: GeneratedFile, model: Model): void {
+  f.raw(f.jsdoc('What the IDL says about one method, available at run time.'));
+  f.print`export interface MethodInfo {`;
+  f.print`  readonly name: string;`;
+  f.print`  readonly wireName: MethodName;`;
+  f.print`  readonly direction: 'clientToServer' | 'serverToClient';`;
+  f.print`  readonly kind: 'request' | 'notification';`;
+  f.print`  readonly paramsType: string | null;`;
+  f.print`  readonly resultType: string | null;`;
+  f.print`  readonly errorCodes: readonly number[];`;
+  f.print`}`;
+  f.blank();
+  f.raw(f.jsdoc('Every method of the protocol, in IDL order.'));
+  f.print`export const METHODS: readonly MethodInfo[] = [`;
+  for (const m of model.methods) f.raw(`  ${methodInfo(f, m, model)},`);
+  f.print`];`;
+}
+
+function methodInfo(f: GeneratedFile, m: Method, model: Model): string {
+  const codes = m.errors.map((name) => model.errors.find((e) => e.name === name)?.code ?? 0);
+  const fields = [
+    `name: ${f.string(m.name)}`,
+    `wireName: ${f.string(m.wireName)}`,
+    `direction: ${f.string(m.direction)}`,
+    `kind: ${f.string(m.kind)}`,
+    `paramsType: ${m.params ? f.string(m.params) : 'null'}`,
+    `resultType: ${m.result ? f.string(m.result) : 'null'}`,
+    `errorCodes: [${codes.join(', ')}]`,
+  ];
+  return `{ ${fields.join(', ')} }`;
+}

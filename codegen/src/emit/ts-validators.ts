@@ -1,0 +1,69 @@
+// Validation bundle → ajv standalone ESM validators (no schema is compiled at run time) + typed .d.ts.
+import AjvModule from 'ajv';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { REF_PREFIX } from '../idl/model.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import { buildValidationBundle, VALIDATION_BUNDLE_ID } from '../schema/validation.js';
+import type { Emitter } from './emitter.js';
+import { TS_GEN_DIR } from './emitter.js';
+import { NO_PARAMS_SCHEMA, validatorSpecs } from './validator-names.js';
+
+const Ajv = AjvModule.default;
+const standaloneCode = standaloneCodeModule.default;
+
+export const tsValidatorsEmitter: Emitter = {
+  name: 'ts-validators',
+  emit({ model, bundle }) {
+    const validation = buildValidationBundle(bundle, model);
+    const specs = validatorSpecs(model);
+    // unicode: false measures strings with .length (no runtime import); only minLength 1 is used, where
+    // UTF-16 units and code points agree. inlineRefs: false gives one shared function per definition.
+    const ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      unicode: false,
+      inlineRefs: false,
+      logger: false,
+      code: { source: true, esm: true, lines: true },
+    });
+    ajv.addSchema(validation);
+    ajv.addSchema({ $id: `${VALIDATION_BUNDLE_ID}/no-params`, ...NO_PARAMS_SCHEMA });
+    const refs: Record<string, string> = {};
+    for (const spec of specs) {
+      refs[spec.name] = spec.typeName
+        ? `${VALIDATION_BUNDLE_ID}${REF_PREFIX}${spec.typeName}`
+        : `${VALIDATION_BUNDLE_ID}/no-params`;
+    }
+    refs['validateProtocolFrame'] = VALIDATION_BUNDLE_ID;
+    const js = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.js`, 'ts-validators', 'js');
+    js.raw('/* eslint-disable */');
+    js.raw(standaloneCode(ajv, refs));
+
+    const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
+    const typeNames = specs.filter((s) => s.typeName).map((s) => s.tsType);
+    dts.print`import type { ${[...typeNames, 'ProtocolFrame'].join(', ')} } from './types.gen.js';`;
+    dts.blank();
+    dts.raw(dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'));
+    dts.print`export interface ValidationError {`;
+    dts.print`  instancePath: string;`;
+    dts.print`  schemaPath: string;`;
+    dts.print`  keyword: string;`;
+    dts.print`  params: Record<string, unknown>;`;
+    dts.print`  message?: string;`;
+    dts.print`}`;
+    dts.raw(dts.jsdoc('A precompiled validator: a type guard whose `errors` lists every violation of the last call.'));
+    dts.print`export interface Validator<T> {`;
+    dts.print`  (value: unknown): value is T;`;
+    dts.print`  errors?: ValidationError[] | null;`;
+    dts.print`}`;
+    dts.blank();
+    for (const spec of specs) {
+      const what = spec.typeName ? `a \`${spec.typeName}\`` : 'params of a method without params (an object or null)';
+      dts.raw(dts.jsdoc(`Checks ${what}.`));
+      dts.print`export declare const ${spec.name}: Validator<${spec.tsType}>;`;
+    }
+    dts.raw(dts.jsdoc('Checks any frame of the protocol.'));
+    dts.print`export declare const validateProtocolFrame: Validator<ProtocolFrame>;`;
+    return [js.finish(), dts.finish()];
+  },
+};

@@ -1,0 +1,132 @@
+// Raw (already meta-schema-valid) IDL JSON → typed Model. Pure data reshaping; checks live in check.ts.
+import type {
+  DiagnosticDef,
+  ErrorCodeDef,
+  Field,
+  Method,
+  Model,
+  SchemaNode,
+  TypeDef,
+  TypeKind,
+  TypeSection,
+  Union,
+  UnionVariant,
+} from './model.js';
+import { refName } from './model.js';
+
+export interface RawIdl {
+  meta: Model['meta'];
+  methods: {
+    name: string;
+    method: string;
+    direction: Method['direction'];
+    kind: Method['kind'];
+    params: string | null;
+    result?: string;
+    errors?: string[];
+    description: string;
+  }[];
+  types: Record<string, SchemaNode>;
+  vocabulary: Record<string, SchemaNode>;
+  errorData: Record<string, SchemaNode>;
+  errors: { name: string; code: number; message: string; data?: string; description: string }[];
+  diagnostics: DiagnosticDef[];
+}
+
+export const TYPE_SECTIONS: readonly TypeSection[] = ['types', 'vocabulary', 'errorData'];
+
+export function buildModel(raw: RawIdl): Model {
+  const types: TypeDef[] = [];
+  for (const section of TYPE_SECTIONS) {
+    for (const [name, schema] of Object.entries(raw[section])) {
+      types.push(buildType(name, section, schema, raw));
+    }
+  }
+  const methods: Method[] = raw.methods.map((m) => ({
+    name: m.name,
+    wireName: m.method,
+    direction: m.direction,
+    kind: m.kind,
+    params: m.params,
+    result: m.result ?? null,
+    errors: m.errors ?? [],
+    description: m.description,
+  }));
+  const errors: ErrorCodeDef[] = raw.errors.map((e) => ({
+    name: e.name,
+    code: e.code,
+    message: e.message,
+    dataType: e.data ?? null,
+    description: e.description,
+  }));
+  return { meta: raw.meta, methods, types, errors, diagnostics: raw.diagnostics };
+}
+
+export function schemaOf(raw: RawIdl, name: string): SchemaNode | undefined {
+  for (const section of TYPE_SECTIONS) if (raw[section][name]) return raw[section][name];
+  return undefined;
+}
+
+function buildType(name: string, section: TypeSection, schema: SchemaNode, raw: RawIdl): TypeDef {
+  const kind = typeKind(schema);
+  return {
+    name,
+    section,
+    kind,
+    description: String(schema['description'] ?? ''),
+    schema,
+    examples: (schema['examples'] as unknown[] | undefined) ?? [],
+    fields: kind === 'object' ? buildFields(schema) : [],
+    union: kind === 'union' ? buildUnion(schema, raw) : null,
+    values: enumValues(schema),
+    isUnknownVariant: schema['x-unknown-variant'] === true,
+    constantName: typeof schema['x-constant'] === 'string' ? schema['x-constant'] : null,
+  };
+}
+
+function typeKind(schema: SchemaNode): TypeKind {
+  if (Array.isArray(schema['anyOf'])) return 'union';
+  if (schema['x-known-values']) return 'openEnum';
+  if (Array.isArray(schema['enum'])) return 'enum';
+  if (schema['type'] === 'object') return 'object';
+  if (schema['type'] === 'array') return 'array';
+  return 'scalar';
+}
+
+function buildFields(schema: SchemaNode): Field[] {
+  const properties = (schema['properties'] ?? {}) as Record<string, SchemaNode>;
+  const required = new Set((schema['required'] ?? []) as string[]);
+  const present = Object.entries(properties).filter(([, prop]) => typeof prop === 'object');
+  return present.map(([name, prop]) => {
+    const isArray = prop['type'] === 'array';
+    const target = isArray ? prop['items'] : prop;
+    return {
+      name,
+      required: required.has(name),
+      description: String(prop['description'] ?? ''),
+      schema: prop,
+      typeRef: refName(target),
+      isArray,
+    };
+  });
+}
+
+function buildUnion(schema: SchemaNode, raw: RawIdl): Union {
+  const discriminator = String(schema['x-discriminator'] ?? 'type');
+  const variants: UnionVariant[] = (schema['anyOf'] as SchemaNode[]).map((option) => {
+    const typeName = refName(option) ?? '';
+    const target = schemaOf(raw, typeName) ?? {};
+    const properties = (target['properties'] ?? {}) as Record<string, SchemaNode>;
+    const tagSchema = properties[discriminator];
+    const tag = typeof tagSchema?.['const'] === 'string' ? tagSchema['const'] : null;
+    return { typeName, tag, select: (target['x-select'] ?? []) as string[] };
+  });
+  return { discriminator, isOpen: schema['x-open'] === true, variants };
+}
+
+function enumValues(schema: SchemaNode): TypeDef['values'] {
+  const known = schema['x-known-values'] as Record<string, string> | undefined;
+  if (known) return Object.entries(known).map(([value, description]) => ({ value, description }));
+  const values = schema['enum'];
+  return Array.isArray(values) ? values.map((value) => ({ value: String(value), description: null })) : [];
+}

@@ -1,0 +1,28 @@
+// Run every emitter in memory and format the results; the same text is written or compared.
+import { format, resolveConfig } from 'prettier';
+import { join } from 'node:path';
+import type { Model } from './idl/model.js';
+import type { OutputFile } from './printer/generated-file.js';
+import { buildSchemaBundle } from './schema/bundle.js';
+import { EMITTERS } from './emit/registry.js';
+
+const PRETTIER_PARSER: Partial<Record<OutputFile['language'], string>> = {
+  ts: 'typescript',
+  js: 'babel',
+  md: 'markdown',
+  json: 'json',
+};
+
+export async function renderAll(model: Model, root: string): Promise<OutputFile[]> {
+  const bundle = buildSchemaBundle(model);
+  const outputs: OutputFile[] = [];
+  for (const emitter of EMITTERS) outputs.push(...(await emitter.emit({ model, bundle })));
+  const config = (await resolveConfig(join(root, 'package.json'))) ?? {};
+  return Promise.all(outputs.map((o) => formatOutput(o, config)));
+}
+
+async function formatOutput(output: OutputFile, config: object): Promise<OutputFile> {
+  const parser = PRETTIER_PARSER[output.language];
+  if (!parser) return output;
+  return { ...output, content: await format(output.content, { ...config, parser }) };
+}

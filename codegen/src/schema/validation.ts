@@ -1,0 +1,77 @@
+// The bundle rewritten for validators: each discriminated union becomes an if/then/else chain.
+// `anyOf` makes validators report every branch's errors; dispatching on the discriminator reports
+// only the selected variant's, so violations name the real problem (and ajv and the Python
+// validators agree). Types are untouched: json-schema-to-typescript and datamodel-code-generator
+// read the anyOf form.
+import type { Model, SchemaNode, TypeDef, UnionVariant } from '../idl/model.js';
+import { REF_PREFIX } from '../idl/model.js';
+import type { SchemaBundle } from './bundle.js';
+
+export const VALIDATION_BUNDLE_ID = 'https://dsh-sdk.dev/protocol.validation.schema.json';
+
+/** Annotation keywords validators never read; dropped so generated code stays small. */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', 'tsType', '$comment']);
+
+export function buildValidationBundle(bundle: SchemaBundle, model: Model): SchemaBundle {
+  const definitions: Record<string, SchemaNode> = {};
+  for (const [name, schema] of Object.entries(bundle.definitions)) {
+    const type = model.types.find((t) => t.name === name);
+    definitions[name] = type?.union ? dispatchSchema(type, model) : stripAnnotations(schema);
+  }
+  return { ...bundle, $id: VALIDATION_BUNDLE_ID, definitions };
+}
+
+/** Variants in dispatch order, nested unions flattened in place. */
+export function flattenVariants(union: TypeDef, model: Model): UnionVariant[] {
+  const out: UnionVariant[] = [];
+  for (const variant of union.union?.variants ?? []) {
+    const nested = model.types.find((t) => t.name === variant.typeName);
+    if (nested?.union) out.push(...flattenVariants(nested, model));
+    else out.push(variant);
+  }
+  return out;
+}
+
+function dispatchSchema(type: TypeDef, model: Model): SchemaNode {
+  const discriminator = type.union?.discriminator ?? 'type';
+  const variants = flattenVariants(type, model);
+  const known = variants.filter((v) => v.tag !== null);
+  const unknown = variants.find((v) => v.tag === null);
+  const otherwise: SchemaNode = unknown
+    ? { $ref: REF_PREFIX + unknown.typeName }
+    : { properties: { [discriminator]: { enum: known.map((v) => v.tag) } } };
+  const chain = known.reduceRight<SchemaNode>(
+    (elseBranch, variant) => ({
+      if: {
+        properties: { [discriminator]: { const: variant.tag } },
+        required: [discriminator, ...variant.select],
+      },
+      then: { $ref: REF_PREFIX + variant.typeName },
+      else: elseBranch,
+    }),
+    otherwise,
+  );
+  return {
+    type: 'object',
+    required: [discriminator],
+    properties: { [discriminator]: { type: 'string' } },
+    ...chain,
+  };
+}
+
+function stripAnnotations<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(stripAnnotations) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+    // Inside `properties`, keys are property names, never annotations.
+    out[key] = key === 'properties' ? mapValues(value, stripAnnotations) : stripAnnotations(value);
+  }
+  return out as T;
+}
+
+function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh machine: pnpm (pinned), node modules,
+# the Python venv with the package and its pinned dev tools, and datamodel-code-generator through pipx.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm_version=$(node -p "require('./package.json').packageManager.split('@')[1]")
+if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
+  echo "setup: installing pnpm@$pnpm_version"
+  npm install -g "pnpm@$pnpm_version" >/dev/null
+fi
+
+if [ "${CI:-}" = "true" ]; then pnpm install --frozen-lockfile; else pnpm install; fi
+
+python=${PYTHON:-python3}
+if [ ! -x python/.venv/bin/python ]; then
+  echo "setup: creating python/.venv"
+  "$python" -m venv python/.venv
+fi
+python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
+python/.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e python
+
+# datamodel-code-generator runs through pipx at the version pinned in codegen/package.json.
+dmcg_version=$(node -p "require('./codegen/package.json').pythonTools['datamodel-code-generator']")
+if ! command -v pipx >/dev/null 2>&1; then
+  "$python" -m pip install --quiet --disable-pip-version-check --user pipx
+  export PATH="$HOME/.local/bin:$PATH"
+fi
+pipx_bin=$(pipx environment --value PIPX_BIN_DIR)
+if [ "$("$pipx_bin/datamodel-codegen" --version 2>/dev/null || true)" != "datamodel-codegen $dmcg_version" ]; then
+  echo "setup: installing datamodel-code-generator==$dmcg_version with pipx"
+  pipx install --force "datamodel-code-generator==$dmcg_version" >/dev/null
+fi
+echo "setup: done"
