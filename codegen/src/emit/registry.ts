@@ -4,8 +4,12 @@ import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
 import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
+import { pyBindingsEmitter } from './py-bindings.js';
+import { pyModelsEmitter } from './py-models.js';
+import { pyValidatorsEmitter } from './py-validators.js';
 import { tsConstantsEmitter } from './ts-constants.js';
 import { tsMethodsEmitter } from './ts-methods.js';
+import { tsPeersEmitter } from './ts-peers.js';
 import { tsTypesEmitter } from './ts-types.js';
 import { tsValidatorsEmitter } from './ts-validators.js';
 
@@ -15,7 +19,11 @@ export const EMITTERS: readonly Emitter[] = [
   tsConstantsEmitter,
   tsMethodsEmitter,
   tsValidatorsEmitter,
+  tsPeersEmitter,
   docsEmitter,
+  pyModelsEmitter,
+  pyBindingsEmitter,
+  pyValidatorsEmitter,
 ];
 
 export const GENERATED_LOCATIONS: GeneratedLocations = {

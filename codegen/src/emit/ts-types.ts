@@ -12,7 +12,7 @@ const OPTIONS: Partial<Options> = {
   declareExternallyReferenced: false,
   enableConstEnums: false,
   ignoreMinAndMaxItems: true,
-  format: false,
+  format: true, // indents members, so top-level declarations are the only lines starting at column 0
   unknownAny: true,
 };
 
@@ -20,11 +20,36 @@ export const tsTypesEmitter: Emitter = {
   name: 'ts-types',
   async emit({ bundle }) {
     const { definitions, ...root } = bundle;
-    const parts: string[] = [commentedHeader('ts-types', 'ts')];
-    const compileOne = (schema: object, name: string) =>
-      compile({ ...structuredClone(schema), definitions: structuredClone(definitions) } as never, name, OPTIONS);
-    parts.push(await compileOne(root, 'ProtocolFrame'));
-    for (const [name, schema] of Object.entries(definitions)) parts.push(await compileOne(schema, name));
-    return [{ path: `${TS_GEN_DIR}/types.gen.ts`, content: parts.join('\n'), language: 'ts' }];
+    const declared = new Map<string, string>();
+    const compileOne = async (schema: object, name: string) => {
+      const source = await compile({ ...structuredClone(schema), definitions: structuredClone(definitions) } as never, name, OPTIONS);
+      for (const declaration of splitDeclarations(source)) {
+        if (!declared.has(declaration.name)) declared.set(declaration.name, declaration.text);
+      }
+    };
+    await compileOne(root, 'ProtocolFrame');
+    for (const [name, schema] of Object.entries(definitions)) await compileOne(schema, name);
+    const content = [commentedHeader('ts-types', 'ts'), ...declared.values()].join('\n\n');
+    return [{ path: `${TS_GEN_DIR}/types.gen.ts`, content, language: 'ts' }];
   },
 };
+
+/**
+ * Splits json-schema-to-typescript output into its top-level declarations (doc comment included).
+ * Compiling one definition at a time can declare a union it reaches again; the caller keeps the first.
+ */
+export function splitDeclarations(source: string): { name: string; text: string }[] {
+  const chunks = source.split(/\n(?=\/\*\*|export )/);
+  const declarations: { name: string; text: string }[] = [];
+  let comment = '';
+  for (const chunk of chunks) {
+    if (chunk.startsWith('/**') && !/\nexport /.test(chunk)) {
+      comment = chunk;
+      continue;
+    }
+    const name = /^export (?:type|interface|declare const|const) (\w+)/m.exec(chunk)?.[1];
+    if (name) declarations.push({ name, text: `${comment ? `${comment}\n` : ''}${chunk}`.trim() });
+    comment = '';
+  }
+  return declarations;
+}

@@ -1,5 +1,5 @@
 // Validation bundle → ajv standalone ESM validators (no schema is compiled at run time) + typed .d.ts.
-import AjvModule from 'ajv';
+import AjvModule, { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
@@ -10,6 +10,24 @@ import { NO_PARAMS_SCHEMA, validatorSpecs } from './validator-names.js';
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
+
+/**
+ * ajv treats `contentEncoding` as an annotation; the protocol asserts it. The check is inlined in
+ * the standalone code: canonical padded base64 decodes and re-encodes to the same text.
+ */
+function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
+  ajv.removeKeyword('contentEncoding');
+  ajv.addKeyword({
+    keyword: 'contentEncoding',
+    type: 'string',
+    schemaType: 'string',
+    error: { message: 'must be canonical padded base64' },
+    code(cxt) {
+      if (cxt.schema !== 'base64') throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
+      cxt.fail(_`Buffer.from(${cxt.data}, 'base64').toString('base64') !== ${cxt.data}`);
+    },
+  });
+}
 
 export const tsValidatorsEmitter: Emitter = {
   name: 'ts-validators',
@@ -26,6 +44,7 @@ export const tsValidatorsEmitter: Emitter = {
       logger: false,
       code: { source: true, esm: true, lines: true },
     });
+    assertContentEncoding(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({ $id: `${VALIDATION_BUNDLE_ID}/no-params`, ...NO_PARAMS_SCHEMA });
     const refs: Record<string, string> = {};

@@ -43,12 +43,19 @@ function checkMetaSchema(value: unknown): Finding[] {
 
 /** Drops the summary errors of if/oneOf/anyOf that only repeat what their branches said. */
 function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
-  const kept = errors.filter((e) => !['if', 'anyOf', 'oneOf'].includes(e.keyword));
+  const kept = errors.filter((e) => !['if', 'anyOf', 'oneOf', 'propertyNames'].includes(e.keyword));
   return kept.length > 0 ? kept : [...errors];
 }
 
 function toFinding(error: ErrorObject): Finding {
   const params = error.params as Record<string, unknown>;
+  if (error.propertyName !== undefined) {
+    return {
+      pointer: `${error.instancePath}/${error.propertyName}`,
+      message: `bad name "${error.propertyName}": ${error.message ?? ''}`.trim(),
+      hint: describePattern(String(params['pattern'] ?? '')),
+    };
+  }
   switch (error.keyword) {
     case 'required':
       return {
@@ -63,7 +70,9 @@ function toFinding(error: ErrorObject): Finding {
         hint: 'remove it or fix its spelling; extensions to a type schema start with "x-"',
       };
     case 'false schema':
-      return { pointer: error.instancePath, message: 'this member is not allowed here', hint: 'remove it; type titles come from the type names' };
+      return { pointer: error.instancePath, message: 'this member is not allowed here', hint: 'remove it (notifications have no `result` or `errors`)' };
+    case 'not':
+      return { pointer: error.instancePath, message: 'this member is not allowed here', hint: 'remove it; a type\'s title is its name' };
     case 'pattern':
       return { pointer: error.instancePath, message: `${error.message ?? 'bad value'}`, hint: describePattern(String(params['pattern'])) };
     case 'enum':

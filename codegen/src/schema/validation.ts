@@ -59,12 +59,19 @@ function dispatchSchema(type: TypeDef, model: Model): SchemaNode {
   };
 }
 
+/**
+ * Validators assert `contentEncoding: base64` (canonical padded base64, checked by decoding and
+ * re-encoding), which implies the alphabet `pattern`; dropping the pattern saves a second pass over
+ * multi-MiB strings.
+ */
 function stripAnnotations<T>(node: T): T {
   if (Array.isArray(node)) return node.map(stripAnnotations) as T;
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
+  const isBase64 = (node as Record<string, unknown>)['contentEncoding'] === 'base64';
   for (const [key, value] of Object.entries(node)) {
     if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+    if (isBase64 && key === 'pattern') continue;
     // Inside `properties`, keys are property names, never annotations.
     out[key] = key === 'properties' ? mapValues(value, stripAnnotations) : stripAnnotations(value);
   }

@@ -504,18 +504,11 @@ const schema21 = {
   required: ['type', 'data', 'mimeType'],
   properties: {
     type: { type: 'string', const: 'image' },
-    data: {
-      type: 'string',
-      pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
-    },
+    data: { type: 'string', contentEncoding: 'base64' },
     mimeType: { $ref: '#/definitions/ImageMimeType' },
     attachment: false,
   },
 };
-const pattern0 = new RegExp(
-  '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
-  'u',
-);
 const schema22 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
 
 function validate54(
@@ -651,16 +644,13 @@ function validate53(
     if (data.data !== undefined) {
       let data1 = data.data;
       if (typeof data1 === 'string') {
-        if (!pattern0.test(data1)) {
+        if (Buffer.from(data1, 'base64').toString('base64') !== data1) {
           const err5 = {
             instancePath: instancePath + '/data',
-            schemaPath: '#/properties/data/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' },
-            message:
-              'must match pattern "' +
-              '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' +
-              '"',
+            schemaPath: '#/properties/data/contentEncoding',
+            keyword: 'contentEncoding',
+            params: {},
+            message: 'must be canonical padded base64',
           };
           if (vErrors === null) {
             vErrors = [err5];
@@ -7866,10 +7856,7 @@ const schema6 = {
       required: ['type', 'data', 'mimeType'],
       properties: {
         type: { type: 'string', const: 'image' },
-        data: {
-          type: 'string',
-          pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
-        },
+        data: { type: 'string', contentEncoding: 'base64' },
         mimeType: { $ref: '#/definitions/ImageMimeType' },
         attachment: false,
       },

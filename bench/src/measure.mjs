@@ -1,0 +1,55 @@
+// Timing helpers: every competitor of a scenario runs once per round, in a rotating order, so
+// they share the machine's noise; we report medians, min–max, and ratios to the floor.
+
+/** Runs `competitors` (name → async () => work count) for `rounds` rounds; returns stats per name. */
+export async function compare(competitors, { rounds = 7, warmup = 2 } = {}) {
+  const names = Object.keys(competitors);
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = -warmup; round < rounds; round++) {
+    const order = rotate(names, round + warmup);
+    for (const name of order) {
+      globalThis.gc?.();
+      const start = process.hrtime.bigint();
+      const units = await competitors[name]();
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (round >= 0) samples[name].push({ ms, units });
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, summarize(samples[n])]));
+}
+
+function rotate(list, by) {
+  const k = by % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+function summarize(runs) {
+  const rates = runs.map((r) => (r.units / r.ms) * 1000).sort((a, b) => a - b);
+  const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+  const mid = (xs) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
+  return { rate: mid(rates), rateMin: rates[0], rateMax: rates.at(-1), ms: mid(times), msMin: times[0], msMax: times.at(-1) };
+}
+
+const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+/** Prints a throughput table (messages per second, higher is better). */
+export function printRates(title, stats, floorName, unit = 'msg/s') {
+  const floor = stats[floorName].rate;
+  console.log(`\n${title}`);
+  console.log(`  ${'implementation'.padEnd(44)} ${`median ${unit}`.padStart(16)} ${'min–max'.padStart(22)} ${'× floor'.padStart(8)}`);
+  for (const [name, s] of Object.entries(stats)) {
+    const range = `${fmt(s.rateMin)}–${fmt(s.rateMax)}`;
+    console.log(`  ${name.padEnd(44)} ${fmt(s.rate).padStart(16)} ${range.padStart(22)} ${(s.rate / floor).toFixed(2).padStart(8)}`);
+  }
+}
+
+/** Prints a time table (milliseconds, lower is better); the ratio is time / floor time. */
+export function printTimes(title, stats, floorName) {
+  const floor = stats[floorName].ms;
+  console.log(`\n${title}`);
+  console.log(`  ${'implementation'.padEnd(44)} ${'median ms'.padStart(16)} ${'min–max'.padStart(22)} ${'time/floor'.padStart(10)}`);
+  for (const [name, s] of Object.entries(stats)) {
+    const range = `${fmt(s.msMin)}–${fmt(s.msMax)}`;
+    console.log(`  ${name.padEnd(44)} ${fmt(s.ms).padStart(16)} ${range.padStart(22)} ${(s.ms / floor).toFixed(2).padStart(10)}`);
+  }
+}

@@ -1,0 +1,126 @@
+// Schema bundle → python/src/dsh_sdk/_gen/models.py: standard-library dataclasses made by
+// datamodel-code-generator (pinned in codegen/package.json, run through pipx), steered only by options.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commentedHeader } from '../printer/generated-file.js';
+import type { SchemaBundle } from '../schema/bundle.js';
+import type { Emitter } from './emitter.js';
+import { PY_GEN_DIR } from './emitter.js';
+
+const codegenPackage = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  pythonTools: Record<string, string>;
+};
+
+/** The pinned version, `pythonTools` in codegen/package.json. */
+export const DMCG_VERSION = codegenPackage.pythonTools['datamodel-code-generator'] ?? '(not pinned)';
+
+/** The hand-written base class that carries unknown fields (`extra`); see python/src/dsh_sdk/wire_object.py. */
+export const WIRE_OBJECT_BASE = 'dsh_sdk.wire_object.WireObject';
+
+const SETUP_HINT = 'run `bash scripts/setup.sh` to install it';
+
+/** Fixed options: every one is a decision recorded here, none depends on the machine. */
+export const DMCG_OPTIONS: readonly string[] = [
+  '--input-file-type', 'jsonschema',
+  '--output-model-type', 'dataclasses.dataclass',
+  '--target-python-version', '3.10',
+  '--dataclass-arguments', '{"frozen": true, "kw_only": true, "slots": true}',
+  '--base-class', WIRE_OBJECT_BASE,
+  // Class names are the IDL names (every definition has a title); fields are snake_case.
+  '--use-title-as-name',
+  '--snake-case-field',
+  // Enums become Literal types, so values are the wire strings themselves.
+  '--enum-field-as-literal', 'all',
+  '--use-schema-description',
+  '--use-field-description',
+  '--use-single-line-docstring',
+  '--use-double-quotes',
+  '--keep-model-order',
+  '--disable-timestamp',
+  '--formatters', 'black', 'isort',
+  '--custom-file-header', commentedHeader('py-models', 'py'),
+];
+
+/** black and isort read their settings from here: the repository's line length, so `ruff format` agrees. */
+const FORMATTER_SETTINGS = `[tool.black]
+line-length = 100
+
+[tool.isort]
+profile = "black"
+line_length = 100
+`;
+
+export const pyModelsEmitter: Emitter = {
+  name: 'py-models',
+  emit({ bundle }) {
+    const content = runDatamodelCodegen(withoutForbiddenProperties(bundle));
+    return [{ path: `${PY_GEN_DIR}/models.py`, content, language: 'py' }];
+  },
+};
+
+/**
+ * Drops properties whose schema is `false` (must be absent, e.g. `data` on a durable image block).
+ * datamodel-code-generator would make each an `Any | None` field that no valid value can fill; the
+ * validators still reject them, since they read the bundle itself.
+ */
+export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
+  const definitions: SchemaBundle['definitions'] = {};
+  for (const [name, schema] of Object.entries(bundle.definitions)) {
+    const properties = schema['properties'] as Record<string, unknown> | undefined;
+    if (!properties) {
+      definitions[name] = schema;
+      continue;
+    }
+    const kept = Object.entries(properties).filter(([, property]) => property !== false);
+    definitions[name] = { ...schema, properties: Object.fromEntries(kept) };
+  }
+  return { ...bundle, definitions };
+}
+
+export function runDatamodelCodegen(bundle: SchemaBundle): string {
+  const executable = locateDatamodelCodegen();
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-py-models-'));
+  try {
+    writeFileSync(join(dir, 'protocol.schema.json'), `${JSON.stringify(bundle, null, 2)}\n`);
+    writeFileSync(join(dir, 'pyproject.toml'), FORMATTER_SETTINGS);
+    const args = ['--input', 'protocol.schema.json', '--output', 'models.py', ...DMCG_OPTIONS];
+    run(executable, args, dir);
+    return readFileSync(join(dir, 'models.py'), 'utf8').replace(/\r\n/g, '\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The pinned datamodel-codegen in pipx's bin folder; fails with the fix when it is missing or another version. */
+export function locateDatamodelCodegen(): string {
+  let binDir: string;
+  try {
+    binDir = run('pipx', ['environment', '--value', 'PIPX_BIN_DIR'], process.cwd()).trim();
+  } catch {
+    throw new Error(`py-models: pipx is not installed; ${SETUP_HINT}.`);
+  }
+  const executable = join(binDir, 'datamodel-codegen');
+  let version: string;
+  try {
+    version = run(executable, ['--version'], process.cwd()).trim();
+  } catch {
+    throw new Error(`py-models: ${executable} not found; ${SETUP_HINT} (datamodel-code-generator==${DMCG_VERSION}).`);
+  }
+  if (version !== `datamodel-codegen ${DMCG_VERSION}`) {
+    throw new Error(
+      `py-models: found "${version}" at ${executable}, but codegen/package.json pins ${DMCG_VERSION}; ${SETUP_HINT}.`,
+    );
+  }
+  return executable;
+}
+
+function run(command: string, args: readonly string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const detail = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`${command} ${args.slice(0, 2).join(' ')} failed${detail ? `:\n${detail}` : ''}`, { cause: error });
+  }
+}

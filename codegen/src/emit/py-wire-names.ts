@@ -1,0 +1,198 @@
+// IDL model + schema bundle → wire_names.py: for every generated dataclass its fields (Python name,
+// wire name, how the value converts, required or not); for every union its dispatch table. codec.py
+// reads only these tables, so no wire name is written by hand in Python.
+import type { Model, SchemaNode } from '../idl/model.js';
+import { refName } from '../idl/model.js';
+import { snakeCase } from '../idl/names.js';
+import type { OutputFile } from '../printer/generated-file.js';
+import type { SchemaBundle } from '../schema/bundle.js';
+import { flattenVariants } from '../schema/validation.js';
+import { PY_GEN_DIR } from './emitter.js';
+import { PyFile } from './py-file.js';
+import type { PyExpr } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from './py-literals.js';
+import { WIRE_TABLE_PRELUDE } from './py-wire-prelude.js';
+
+/** How a value converts between JSON and Python. `scalar` values are kept as they are. */
+export type Conversion =
+  | { readonly kind: 'scalar' }
+  | { readonly kind: 'object' | 'union'; readonly typeName: string }
+  | { readonly kind: 'array'; readonly items: Conversion };
+
+export interface WireField {
+  readonly attribute: string;
+  readonly wireName: string;
+  readonly conversion: Conversion;
+  readonly required: boolean;
+  /** The schema admits `null`, so `None` alone cannot tell a `null` from an absent member. */
+  readonly nullable: boolean;
+}
+
+const SCALAR: Conversion = { kind: 'scalar' };
+const EXTRA_ATTRIBUTE = 'extra';
+const PY_KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
+);
+
+/** The attribute datamodel-code-generator gives a wire name under `--snake-case-field`. */
+export function pyAttribute(wireName: string): string {
+  const snake = snakeCase(wireName);
+  return PY_KEYWORDS.has(snake) ? `${snake}_` : snake;
+}
+
+/** Definitions that become dataclasses: every object schema of the bundle (datamodel-code-generator's rule). */
+export function classNames(bundle: SchemaBundle): string[] {
+  return Object.entries(bundle.definitions)
+    .filter(([, schema]) => schema['type'] === 'object')
+    .map(([name]) => name);
+}
+
+export function conversionOfType(name: string, bundle: SchemaBundle, model: Model): Conversion {
+  const schema = bundle.definitions[name];
+  if (!schema) throw new Error(`py-bindings: unknown definition ${name}`);
+  if (model.types.find((t) => t.name === name)?.union) return { kind: 'union', typeName: name };
+  if (Array.isArray(schema['anyOf']) || Array.isArray(schema['oneOf'])) {
+    throw new Error(`py-bindings: ${name} is an anyOf/oneOf without x-discriminator; the codec cannot decode it`);
+  }
+  if (schema['type'] === 'object') return { kind: 'object', typeName: name };
+  return conversionOf(schema, bundle, model);
+}
+
+/** The conversion of a property schema. Arrays of scalars stay scalar: no per-item work. */
+export function conversionOf(node: unknown, bundle: SchemaBundle, model: Model): Conversion {
+  if (typeof node !== 'object' || node === null) return SCALAR;
+  const schema = node as SchemaNode;
+  const target = refName(schema) ?? singleAllOfRef(schema);
+  if (target) return conversionOfType(target, bundle, model);
+  if (Array.isArray(schema['anyOf']) || Array.isArray(schema['oneOf'])) {
+    throw new Error('py-bindings: an inline anyOf/oneOf cannot be decoded; name it as a union type in the IDL');
+  }
+  if (schema['type'] === 'array' && schema['items'] !== undefined) {
+    const items = conversionOf(schema['items'], bundle, model);
+    return items.kind === 'scalar' ? SCALAR : { kind: 'array', items };
+  }
+  return SCALAR;
+}
+
+function singleAllOfRef(schema: SchemaNode): string | null {
+  const allOf = schema['allOf'];
+  return Array.isArray(allOf) && allOf.length === 1 ? refName(allOf[0]) : null;
+}
+
+/** Whether a property schema admits `null`: it says so, or it constrains nothing. */
+export function admitsNull(node: unknown, bundle: SchemaBundle): boolean {
+  if (node === true) return true;
+  if (typeof node !== 'object' || node === null) return false;
+  const schema = node as SchemaNode;
+  const target = refName(schema) ?? singleAllOfRef(schema);
+  if (target) return admitsNull(bundle.definitions[target], bundle);
+  const type = schema['type'];
+  if (Array.isArray(type)) return type.includes('null');
+  if (type !== undefined) return type === 'null';
+  if ('const' in schema) return schema['const'] === null;
+  if (Array.isArray(schema['enum'])) return schema['enum'].includes(null);
+  return !['anyOf', 'oneOf', 'allOf', 'not'].some((k) => k in schema);
+}
+
+export function wireFields(name: string, bundle: SchemaBundle, model: Model): WireField[] {
+  const schema = bundle.definitions[name] ?? {};
+  const required = new Set((schema['required'] ?? []) as string[]);
+  const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
+  const fields = Object.entries(properties)
+    .filter(([, property]) => property !== false)
+    .map(([wireName, property]) => ({
+      attribute: pyAttribute(wireName),
+      wireName,
+      conversion: conversionOf(property, bundle, model),
+      required: required.has(wireName),
+      nullable: admitsNull(property, bundle),
+    }));
+  const attributes = new Set<string>();
+  for (const field of fields) {
+    if (field.attribute === EXTRA_ATTRIBUTE || attributes.has(field.attribute)) {
+      throw new Error(
+        `py-bindings: ${name}.${field.wireName} becomes the Python attribute "${field.attribute}", which is taken` +
+          ` (by another field, or by WireObject.${EXTRA_ATTRIBUTE}); rename the property in the IDL`,
+      );
+    }
+    attributes.add(field.attribute);
+  }
+  return fields;
+}
+
+export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
+  const f = new PyFile(`${PY_GEN_DIR}/wire_names.py`, 'py-bindings');
+  f.raw(pyDocstring(`Wire names of the ${model.meta.title}: the tables codec.py converts by.`));
+  f.blank();
+  f.raw(WIRE_TABLE_PRELUDE);
+  f.blank(2);
+  emitClasses(f, model, bundle);
+  f.blank();
+  emitUnions(f, model);
+  f.blank();
+  emitTypes(f, model, bundle);
+  return f.finish();
+}
+
+function emitClasses(f: PyFile, model: Model, bundle: SchemaBundle): void {
+  f.print`CLASSES: Final[Mapping[str, ClassInfo]] = {`;
+  for (const name of classNames(bundle)) {
+    const fields = wireFields(name, bundle, model).map(fieldInfo);
+    const info = pyCallExpr('ClassInfo', [`m.${name}`, pyTupleExpr(fields)]);
+    f.raw(layoutPy(info, 4, `${pyStr(name)}: `, ','));
+  }
+  f.print`}`;
+  f.raw(pyDocstring('Every generated dataclass by name, with its fields in schema order.'));
+}
+
+function fieldInfo(w: WireField): PyExpr {
+  const args = [pyStr(w.attribute), pyStr(w.wireName), pyConversion(w.conversion)];
+  if (w.required) args.push('required=True');
+  if (w.nullable) args.push('nullable=True');
+  return pyCallExpr('FieldInfo', args);
+}
+
+function pyConversion(c: Conversion): string {
+  switch (c.kind) {
+    case 'scalar':
+      return 'SCALAR';
+    case 'object':
+      return `ObjectOf(${pyStr(c.typeName)})`;
+    case 'union':
+      return `UnionOf(${pyStr(c.typeName)})`;
+    case 'array':
+      return `ArrayOf(${pyConversion(c.items)})`;
+  }
+}
+
+function emitUnions(f: PyFile, model: Model): void {
+  f.print`UNIONS: Final[Mapping[str, UnionInfo]] = {`;
+  for (const type of model.types) {
+    if (!type.union) continue;
+    const flat = flattenVariants(type, model);
+    const unknown = flat.find((v) => v.tag === null);
+    const variants = flat
+      .filter((v) => v.tag !== null)
+      .map((v) => pyCallExpr('VariantInfo', [pyStr(v.tag ?? ''), pyTupleExpr(v.select.map(pyStr)), pyStr(v.typeName)]));
+    const info = pyCallExpr('UnionInfo', [
+      `discriminator=${pyStr(type.union.discriminator)}`,
+      { ...pyTupleExpr(variants), head: 'variants=(' },
+      `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
+      `alias=m.${type.name}`,
+    ]);
+    f.raw(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
+  }
+  f.print`}`;
+  f.raw(pyDocstring('Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.'));
+}
+
+function emitTypes(f: PyFile, model: Model, bundle: SchemaBundle): void {
+  f.print`TYPES: Final[Mapping[str, Conversion]] = {`;
+  for (const name of Object.keys(bundle.definitions)) {
+    f.raw(layoutPy(pyConversion(conversionOfType(name, bundle, model)), 4, `${pyStr(name)}: `, ','));
+  }
+  f.print`}`;
+  f.raw(pyDocstring('How a value of every named type converts, by type name.'));
+}

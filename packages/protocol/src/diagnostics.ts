@@ -1,0 +1,35 @@
+import type { DiagnosticReason } from './gen/constants.gen.js';
+import type { JsonRpcId } from './classify.js';
+import type { Violation } from './gen/types.gen.js';
+
+/**
+ * A report of something the transport ignored: a line it could not use, a
+ * response nobody waits for, a notification it dropped or whose handler failed.
+ */
+export interface TransportDiagnostic {
+  /** The reason code shared by every language's transport. */
+  readonly reason: DiagnosticReason;
+  /** A readable description. */
+  readonly message: string;
+  /** 1-based number of the input line, when the report is about one. */
+  readonly line?: number;
+  /** Size of that line in bytes, without its `\n`; 0 when the report is about no line. */
+  readonly bytes: number;
+  /** The message's method, when known. */
+  readonly method?: string;
+  /** The message's id, when it has a valid one. */
+  readonly id?: JsonRpcId;
+  /** For `invalid-notification-params`: every violation found. */
+  readonly violations?: readonly Violation[];
+  /** For `notification-handler-failed`: what the handler threw. */
+  readonly cause?: unknown;
+}
+
+/**
+ * Receives every diagnostic of a transport. Called synchronously while the
+ * input is read; if it throws, the error is ignored so that reading goes on.
+ */
+export type DiagnosticObserver = (diagnostic: TransportDiagnostic) => void;
+
+/** How many diagnostics of each reason a transport has reported. */
+export type DiagnosticCounts = Readonly<Partial<Record<DiagnosticReason, number>>>;

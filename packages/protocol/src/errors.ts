@@ -1,0 +1,102 @@
+import type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
+
+/**
+ * An error response from the peer, or an error a handler throws to choose the
+ * response it sends (for example `-32602` with the list of violations).
+ * Keeps the wire `code`, `message` and, only when the peer sent one, `data`.
+ */
+export class JsonRpcResponseError extends Error {
+  override readonly name = 'JsonRpcResponseError';
+  /** The wire error code, for example `ErrorCode.InvalidParams`. */
+  readonly code: number;
+  /**
+   * The wire `data`; absent (not `undefined`) when the error had none. Declared
+   * only, so that no class field defines it as `undefined` before the constructor runs.
+   */
+  declare readonly data?: unknown;
+
+  /** Pass `data` in `options` to send or keep it; leave it out for an error without `data`. */
+  constructor(code: number, message: string, options: { data?: unknown; cause?: unknown } = {}) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.code = code;
+    if ('data' in options) this.data = options.data;
+  }
+
+  /** Builds the error from a response's `error` member. */
+  static fromErrorObject(error: JsonRpcErrorObject): JsonRpcResponseError {
+    return new JsonRpcResponseError(
+      error.code,
+      error.message,
+      'data' in error ? { data: error.data } : {},
+    );
+  }
+
+  /** The `error` member of a response carrying this error. */
+  toErrorObject(): JsonRpcErrorObject {
+    const { code, message } = this;
+    return 'data' in this ? { code, message, data: this.data } : { code, message };
+  }
+}
+
+/** Why a transport stopped. */
+export type TransportCloseReason =
+  /** `close()` was called. */
+  | 'closed'
+  /** A call was made before `start()`. */
+  | 'not-started'
+  /** The input stream ended (the peer closed its output or exited). */
+  | 'input-ended'
+  /** The input stream emitted an error or was destroyed. */
+  | 'input-error'
+  /** Writing failed (for example `EPIPE`), or the output stream was ended or destroyed. */
+  | 'output-error';
+
+/** A request failed, or a call was refused, because the transport is not (or no longer) open. */
+export class TransportClosedError extends Error {
+  override readonly name = 'TransportClosedError';
+  /** What stopped the transport. */
+  readonly reason: TransportCloseReason;
+
+  constructor(reason: TransportCloseReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/** A request got no response within its `timeoutMs`; its id is forgotten. */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+  readonly method: string;
+  readonly id: JsonRpcId;
+  readonly timeoutMs: number;
+
+  constructor(method: string, id: JsonRpcId, timeoutMs: number) {
+    super(`request ${String(id)} (${method}) got no response within ${timeoutMs} ms`);
+    this.method = method;
+    this.id = id;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A request was abandoned through its `signal`; `cause` is the signal's reason.
+ * The protocol has no cancel method, so the peer is not told: a late response
+ * is reported as `unknown-response-id`.
+ */
+export class RequestAbortedError extends Error {
+  override readonly name = 'RequestAbortedError';
+  readonly method: string;
+  /** Absent when the signal was already aborted and nothing was sent (declared only, like `data` above). */
+  declare readonly id?: JsonRpcId;
+
+  constructor(method: string, id: JsonRpcId | undefined, cause: unknown) {
+    super(
+      id === undefined
+        ? `request (${method}) aborted before it was sent`
+        : `request ${String(id)} (${method}) aborted`,
+      { cause },
+    );
+    this.method = method;
+    if (id !== undefined) this.id = id;
+  }
+}

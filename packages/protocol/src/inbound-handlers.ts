@@ -1,0 +1,151 @@
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+} from './classify.js';
+import type { TransportDiagnostic } from './diagnostics.js';
+import { JsonRpcResponseError, TransportClosedError } from './errors.js';
+import { ErrorCode } from './gen/constants.gen.js';
+
+/** What a handler learns about the inbound message besides its params. */
+export interface NotificationContext {
+  readonly method: string;
+  /** 1-based input line the message came on. */
+  readonly line: number;
+  /** Size of that line in bytes, without its `\n`. */
+  readonly bytes: number;
+}
+
+/** What a request handler learns about the inbound request besides its params. */
+export interface RequestContext extends NotificationContext {
+  readonly id: JsonRpcId;
+  /** Aborted when the transport closes: nobody will read the response any more. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers a request: its return value (or resolved value) becomes `result`.
+ * Throwing a {@link JsonRpcResponseError} sends that error; anything else
+ * thrown is answered `-32603` with the error's message.
+ */
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+
+/** Handles a notification; if it throws or rejects, `notification-handler-failed` is reported. */
+export type NotificationHandler = (
+  params: unknown,
+  context: NotificationContext,
+) => void | PromiseLike<void>;
+
+/** What the handlers need from their transport. */
+export interface InboundHandlersHost {
+  /** Writes one message (a response). */
+  write(message: object): Promise<void>;
+  /** Reports a diagnostic. */
+  report(diagnostic: TransportDiagnostic): void;
+  /** Aborted when the transport closes. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The registered handlers of inbound requests and notifications, one per
+ * method, and the dispatch of messages to them.
+ */
+export class InboundHandlers {
+  readonly #host: InboundHandlersHost;
+  readonly #requestHandlers = new Map<string, RequestHandler>();
+  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+
+  constructor(host: InboundHandlersHost) {
+    this.#host = host;
+  }
+
+  /** Registers the handler of a request method; returns a function that unregisters it. */
+  onRequest(method: string, handler: RequestHandler): () => void {
+    return register(this.#requestHandlers, method, handler);
+  }
+
+  /** Registers the handler of a notification method; returns a function that unregisters it. */
+  onNotification(method: string, handler: NotificationHandler): () => void {
+    return register(this.#notificationHandlers, method, handler);
+  }
+
+  /** Runs the request's handler and answers it; a method without a handler is answered `-32601`. */
+  dispatchRequest({ id, method, params }: JsonRpcRequest, line: number, bytes: number): void {
+    const handler = this.#requestHandlers.get(method);
+    if (!handler) {
+      const message = `Method not found: ${method}`;
+      void this.#respondError(id, { code: ErrorCode.MethodNotFound, message });
+      return;
+    }
+    const context: RequestContext = { id, method, line, bytes, signal: this.#host.signal };
+    new Promise((resolve) => resolve(handler(params, context))).then(
+      (result) => this.#respondResult(id, result),
+      (error: unknown) => this.#respondError(id, toErrorObject(error)),
+    );
+  }
+
+  /** Runs the notification's handler, if any; a failure is reported, not thrown. */
+  dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
+    const handler = this.#notificationHandlers.get(method);
+    if (!handler) return;
+    const context: NotificationContext = { method, line, bytes };
+    try {
+      const outcome = handler(params, context);
+      if (outcome && typeof outcome.then === 'function') {
+        outcome.then(undefined, (error: unknown) => this.#reportHandlerFailure(error, context));
+      }
+    } catch (error) {
+      this.#reportHandlerFailure(error, context);
+    }
+  }
+
+  #reportHandlerFailure(error: unknown, { method, line, bytes }: NotificationContext): void {
+    this.#host.report({
+      reason: 'notification-handler-failed',
+      message: `the ${method} handler failed: ${describeError(error)}`,
+      line,
+      bytes,
+      method,
+      cause: error,
+    });
+  }
+
+  async #respondResult(id: JsonRpcId, result: unknown): Promise<void> {
+    try {
+      // `undefined` would make JSON.stringify drop the member and leave an invalid response.
+      await this.#host.write({ jsonrpc: '2.0', id, result: result === undefined ? null : result });
+    } catch (error) {
+      // A result JSON cannot hold (a BigInt, a cycle) is still answered, as an internal error.
+      if (!(error instanceof TransportClosedError))
+        await this.#respondError(id, toErrorObject(error));
+    }
+  }
+
+  async #respondError(id: JsonRpcId, error: JsonRpcErrorObject): Promise<void> {
+    try {
+      await this.#host.write({ jsonrpc: '2.0', id, error });
+    } catch (failure) {
+      if (failure instanceof TransportClosedError || !('data' in error)) return;
+      // The handler's `data` could not be serialized: still answer, without it.
+      await this.#respondError(id, { code: error.code, message: error.message });
+    }
+  }
+}
+
+function register<H>(handlers: Map<string, H>, method: string, handler: H): () => void {
+  if (handlers.has(method)) throw new Error(`a handler for ${method} is already registered`);
+  handlers.set(method, handler);
+  return () => {
+    if (handlers.get(method) === handler) handlers.delete(method);
+  };
+}
+
+function toErrorObject(error: unknown): JsonRpcErrorObject {
+  if (error instanceof JsonRpcResponseError) return error.toErrorObject();
+  return { code: ErrorCode.InternalError, message: describeError(error) };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

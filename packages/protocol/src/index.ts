@@ -1,0 +1,58 @@
+// The public API of @dsh-sdk/protocol: named re-exports only, one flat list.
+
+export { JsonRpcLineTransport } from './transport.js';
+export type {
+  JsonRpcLineTransportOptions,
+  JsonRpcTransportPeer,
+  TransportState,
+} from './transport.js';
+export type {
+  NotificationContext,
+  NotificationHandler,
+  RequestContext,
+  RequestHandler,
+} from './inbound-handlers.js';
+export type { RequestOptions } from './pending-requests.js';
+export {
+  JsonRpcResponseError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  TransportClosedError,
+} from './errors.js';
+export type { TransportCloseReason } from './errors.js';
+export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
+export type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
+export { DEFAULT_MAX_FRAME_BYTES, ErrorCode, SERVER_NAME } from './gen/constants.gen.js';
+export type { DiagnosticReason } from './gen/constants.gen.js';
+
+// Generated from protocol.idl.json. Every payload, frame and vocabulary type, by its IDL name.
+export type * from './gen/types.gen.js';
+export { DIAGNOSTIC_REASONS, ERROR_MESSAGES, PROTOCOL_VERSION } from './gen/constants.gen.js';
+export { METHODS, Method } from './gen/methods.gen.js';
+export type {
+  HarnessSdkNotificationMap,
+  HarnessSdkRequestMap,
+  MethodInfo,
+  MethodName,
+  NotificationMethod,
+  RequestMethod,
+} from './gen/methods.gen.js';
+export {
+  validateInitializeParams,
+  validateInitializeResult,
+  validateProtocolFrame,
+  validateSessionEventNotification,
+  validateSessionPromptParams,
+  validateSessionPromptResult,
+  validateSessionStatusNotification,
+  validateShutdownParams,
+  validateShutdownResult,
+  validateSubagentFinishedNotification,
+  validateSubagentStartedNotification,
+} from './gen/validators.gen.js';
+export type { ValidationError, Validator } from './gen/validators.gen.js';
+export { HarnessSdkClientPeer, HarnessSdkServerPeer, serveHarnessSdk } from './gen/peers.gen.js';
+export type { HarnessSdkRequestHandlers } from './gen/peers.gen.js';
+export { NotificationFanout, ProtocolError } from './peer-support.js';
+export type { PeerOptions, PeerTransport } from './peer-support.js';
+export { toViolations } from './violations.js';

@@ -1,0 +1,158 @@
+import { isUtf8 } from 'node:buffer';
+import { DEFAULT_MAX_FRAME_BYTES } from './gen/constants.gen.js';
+
+/** Why the line reader dropped a line instead of delivering it. */
+export type LineRejectionReason = 'invalid-utf8' | 'frame-too-large' | 'truncated-frame';
+
+/** Where the line reader sends complete lines and dropped ones. */
+export interface LineSink {
+  /** A complete, non-blank line, decoded as strict UTF-8, without its `\n` or trailing `\r`. */
+  acceptLine(text: string, line: number, bytes: number): void;
+  /** A line that was dropped; `bytes` counts everything before its `\n`. */
+  rejectLine(reason: LineRejectionReason, line: number, bytes: number): void;
+}
+
+/** Options of a {@link LineReader}. */
+export interface LineReaderOptions {
+  /**
+   * Largest line accepted, in bytes before the `\n`. A trailing `\r` counts,
+   * because the limit guards memory and the `\r` is buffered like any other byte.
+   */
+  readonly maxFrameBytes?: number;
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/**
+ * Turns a byte stream into complete `\n`-terminated lines.
+ *
+ * Bytes are scanned with `indexOf` and never decoded before their line is
+ * complete, so a chunk may end anywhere, even inside a UTF-8 character. An
+ * unfinished line is kept as a list of chunk slices and joined once, so a long
+ * line delivered in many chunks costs linear time. Lines are numbered from 1,
+ * counting every `\n`-terminated line, blank ones included.
+ */
+export class LineReader {
+  readonly #sink: LineSink;
+  readonly #maxFrameBytes: number;
+  #lineCount = 0;
+  #pendingPieces: Buffer[] = [];
+  #pendingBytes = 0;
+  /** True while the rest of an overlong line is skipped up to its `\n`. */
+  #isDiscarding = false;
+
+  constructor(sink: LineSink, options: LineReaderOptions = {}) {
+    this.#sink = sink;
+    this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    if (!Number.isSafeInteger(this.#maxFrameBytes) || this.#maxFrameBytes < 1) {
+      throw new RangeError(`maxFrameBytes must be a positive integer, got ${this.#maxFrameBytes}`);
+    }
+  }
+
+  /** Number of `\n`-terminated lines seen so far. */
+  get lineCount(): number {
+    return this.#lineCount;
+  }
+
+  /** Feeds the next chunk of the stream. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    if (this.#pendingBytes > 0 || this.#isDiscarding) {
+      const newline = chunk.indexOf(NEWLINE);
+      if (newline === -1) {
+        this.#holdPartial(chunk);
+        return;
+      }
+      this.#finishPendingLine(chunk.subarray(0, newline));
+      start = newline + 1;
+    }
+    // Fast path: lines that lie wholly inside this chunk are decoded in place.
+    let newline = chunk.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      this.#deliver(chunk, start, newline);
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) this.#holdPartial(start === 0 ? chunk : chunk.subarray(start));
+  }
+
+  /**
+   * Signals the end of the stream. Bytes after the last `\n` are a frame cut
+   * short: they are reported as `truncated-frame`, or as `frame-too-large` if
+   * they already passed the limit (the size is known, the ending is not).
+   */
+  end(): void {
+    if (this.#pendingBytes === 0 && !this.#isDiscarding) return;
+    const reason = this.#isDiscarding ? 'frame-too-large' : 'truncated-frame';
+    const bytes = this.#pendingBytes;
+    this.#resetPending();
+    this.#sink.rejectLine(reason, this.#lineCount + 1, bytes);
+  }
+
+  #holdPartial(piece: Buffer): void {
+    this.#pendingBytes += piece.length;
+    if (this.#isDiscarding) return;
+    if (this.#pendingBytes > this.#maxFrameBytes) {
+      // Keep only the count: memory stays bounded however long the line runs.
+      this.#pendingPieces = [];
+      this.#isDiscarding = true;
+      return;
+    }
+    this.#pendingPieces.push(piece);
+  }
+
+  #finishPendingLine(lastPiece: Buffer): void {
+    const bytes = this.#pendingBytes + lastPiece.length;
+    if (this.#isDiscarding || bytes > this.#maxFrameBytes) {
+      this.#resetPending();
+      this.#lineCount += 1;
+      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes);
+      return;
+    }
+    this.#pendingPieces.push(lastPiece);
+    const line = Buffer.concat(this.#pendingPieces, bytes);
+    this.#resetPending();
+    this.#deliver(line, 0, line.length);
+  }
+
+  #resetPending(): void {
+    this.#pendingPieces = [];
+    this.#pendingBytes = 0;
+    this.#isDiscarding = false;
+  }
+
+  /** Delivers the line held in `buffer[start, end)`, where `end` is its `\n`. */
+  #deliver(buffer: Buffer, start: number, end: number): void {
+    this.#lineCount += 1;
+    const bytes = end - start;
+    if (bytes > this.#maxFrameBytes) {
+      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes);
+      return;
+    }
+    const contentEnd = end > start && buffer[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
+    if (contentEnd === start) return;
+    const text = decodeStrictUtf8(buffer, start, contentEnd);
+    if (text === undefined) {
+      this.#sink.rejectLine('invalid-utf8', this.#lineCount, bytes);
+      return;
+    }
+    this.#sink.acceptLine(text, this.#lineCount, bytes);
+  }
+}
+
+/**
+ * Decodes `buffer[start, end)` as strict UTF-8, or returns `undefined` if the
+ * bytes are not valid UTF-8.
+ *
+ * The lenient decoder turns every invalid sequence into U+FFFD, so a text
+ * without U+FFFD came from valid bytes and needs no second look. Only texts
+ * holding U+FFFD (rare, and possibly legitimate) are checked strictly. This is
+ * faster than a fatal `TextDecoder` per line, which needs a subarray each time.
+ */
+export function decodeStrictUtf8(buffer: Buffer, start: number, end: number): string | undefined {
+  const text = buffer.toString('utf8', start, end);
+  if (!text.includes(REPLACEMENT_CHARACTER)) return text;
+  return isUtf8(buffer.subarray(start, end)) ? text : undefined;
+}

@@ -1,0 +1,104 @@
+// What the generated client and server peers (gen/peers.gen.ts) share: schema checks that speak
+// the protocol's error shapes, and fan-out of one notification to many subscribers.
+import type { TransportDiagnostic } from './diagnostics.js';
+import { JsonRpcResponseError } from './errors.js';
+import { ERROR_MESSAGES, ErrorCode } from './gen/constants.gen.js';
+import type { Violation } from './gen/types.gen.js';
+import type { Validator } from './gen/validators.gen.js';
+import type {
+  NotificationContext,
+  NotificationHandler,
+  RequestHandler,
+} from './inbound-handlers.js';
+import type { JsonRpcTransportPeer } from './transport.js';
+import { toViolations } from './violations.js';
+
+/** The transport surface the generated peers use; {@link JsonRpcLineTransport} provides it. */
+export interface PeerTransport extends JsonRpcTransportPeer {
+  onRequest(method: string, handler: RequestHandler): () => void;
+  onNotification(method: string, handler: NotificationHandler): () => void;
+  reportDiagnostic(diagnostic: TransportDiagnostic): void;
+}
+
+/** Options of the generated peers. */
+export interface PeerOptions {
+  /** Check inbound params and results against the schema (default true). Turn off only to measure. */
+  readonly validate?: boolean;
+}
+
+/** A result that breaks the schema: the peer answered something the protocol does not allow. */
+export class ProtocolError extends Error {
+  override readonly name = 'ProtocolError';
+
+  constructor(
+    readonly method: string,
+    readonly violations: readonly Violation[],
+  ) {
+    super(`the result of ${method} breaks the schema: ${describe(violations)}`);
+  }
+}
+
+function describe(violations: readonly Violation[]): string {
+  return violations.map((v) => `${v.pointer || '/'} ${v.message}`).join('; ');
+}
+
+/** Returns valid params, or throws the `-32602` error whose `data` lists every violation. */
+export function requireValidParams<T>(validate: Validator<T> | null, params: unknown): T {
+  if (validate === null || validate(params)) return params as T;
+  throw new JsonRpcResponseError(ErrorCode.InvalidParams, ERROR_MESSAGES[ErrorCode.InvalidParams], {
+    data: toViolations(validate.errors),
+  });
+}
+
+/** Returns a valid result, or throws a {@link ProtocolError} naming the method and the violations. */
+export function requireValidResult<T>(
+  validate: Validator<T> | null,
+  method: string,
+  result: unknown,
+): T {
+  if (validate === null || validate(result)) return result as T;
+  throw new ProtocolError(method, toViolations(validate.errors));
+}
+
+/**
+ * Delivers one notification method to any number of subscribers, after checking its params.
+ * Params that break the schema are dropped and reported as `invalid-notification-params`.
+ */
+export class NotificationFanout<T> {
+  readonly #handlers = new Set<(params: T) => void>();
+  #unregister: (() => void) | undefined;
+
+  constructor(
+    private readonly transport: PeerTransport,
+    private readonly method: string,
+    private readonly validate: Validator<T> | null,
+  ) {}
+
+  subscribe(handler: (params: T) => void): () => void {
+    this.#handlers.add(handler);
+    this.#unregister ??= this.transport.onNotification(this.method, this.#deliver);
+    return () => {
+      this.#handlers.delete(handler);
+      if (this.#handlers.size > 0) return;
+      this.#unregister?.();
+      this.#unregister = undefined;
+    };
+  }
+
+  readonly #deliver = (params: unknown, context: NotificationContext): void => {
+    if (this.validate !== null && !this.validate(params)) {
+      const violations = toViolations(this.validate.errors);
+      this.transport.reportDiagnostic({
+        reason: 'invalid-notification-params',
+        message: `${this.method} params break the schema: ${describe(violations)}`,
+        line: context.line,
+        bytes: context.bytes,
+        method: this.method,
+        violations,
+      });
+      return;
+    }
+    // A snapshot, so a handler that unsubscribes does not skip its neighbour.
+    for (const handler of [...this.#handlers]) handler(params as T);
+  };
+}

@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { JsonRpcLineTransport, TransportClosedError } from '../src/index.js';
+import type { TransportDiagnostic } from '../src/index.js';
+import { gc } from './helpers/gc.js';
+
+const PEER = fileURLToPath(new URL('./fixtures/ndjson-peer.mjs', import.meta.url));
+
+type Peer = ChildProcessByStdio<Writable, Readable, Readable>;
+
+interface Connection {
+  readonly child: Peer;
+  readonly transport: JsonRpcLineTransport;
+  readonly diagnostics: TransportDiagnostic[];
+  readonly exited: Promise<number | null>;
+}
+
+const children: Peer[] = [];
+
+function connect(...args: string[]): Connection {
+  const child = spawn(process.execPath, [PEER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  child.stderr.resume();
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const diagnostics: TransportDiagnostic[] = [];
+  const transport = new JsonRpcLineTransport({
+    input: child.stdout,
+    output: child.stdin,
+    onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+  });
+  return { child, transport, diagnostics, exited };
+}
+
+function nextNotification(transport: JsonRpcLineTransport, method: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const dispose = transport.onNotification(method, (params) => {
+      dispose();
+      resolve(params);
+    });
+  });
+}
+
+let unhandled: unknown[] = [];
+const recordUnhandled = (reason: unknown): void => void unhandled.push(reason);
+
+beforeEach(() => {
+  unhandled = [];
+  process.on('unhandledRejection', recordUnhandled);
+});
+
+afterEach(() => {
+  process.off('unhandledRejection', recordUnhandled);
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('JsonRpcLineTransport over real pipes', () => {
+  test('answers requests through a child process', async () => {
+    const { child, transport, exited } = connect('echo');
+    transport.start();
+    await expect(transport.request('echo', { text: 'héllo 🎉' })).resolves.toEqual({
+      text: 'héllo 🎉',
+    });
+    await expect(transport.request('echo')).resolves.toBeNull();
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    await expect(transport.closed).resolves.toMatchObject({ reason: 'input-ended' });
+  });
+
+  test('rejects a pending request at once when the peer exits mid-request', async () => {
+    const { transport, exited } = connect('exit-on-request');
+    transport.start();
+    const started = performance.now();
+    const error: unknown = await transport
+      .request('initialize', {}, { timeoutMs: 10_000 })
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(TransportClosedError);
+    expect(error).toMatchObject({ reason: 'input-ended' });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(await exited).toBe(3);
+  });
+
+  test('reports a frame cut short by the peer exiting, and rejects the pending request', async () => {
+    const { transport, diagnostics, exited } = connect('truncate-on-request');
+    transport.start();
+    const request = transport.request('initialize', {});
+    await expect(request).rejects.toMatchObject({ reason: 'input-ended' });
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        reason: 'truncated-frame',
+        line: 1,
+        bytes: '{"jsonrpc":"2.0","id":1,"res'.length,
+      }),
+    ]);
+    expect(await exited).toBe(0);
+  });
+
+  test('rejects pending requests without crashing when writing hits EPIPE', async () => {
+    const { transport, child } = connect('close-stdin');
+    const ready = nextNotification(transport, 'ready');
+    transport.start();
+    await ready;
+    // The peer's stdin is closed: a write gets EPIPE, the first one or a later one.
+    const requests = Array.from({ length: 20 }, (_, index) =>
+      transport.request('echo', { index }).catch((reason: unknown) => reason),
+    );
+    const errors = await Promise.all(requests);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(TransportClosedError);
+      expect(error).toMatchObject({ reason: 'output-error' });
+    }
+    const closedBy = await transport.closed;
+    expect((closedBy.cause as NodeJS.ErrnoException).code).toBe('EPIPE');
+    expect(child.exitCode).toBeNull(); // the peer is still alive: it was the write that failed
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled).toEqual([]);
+  });
+
+  test('survives a peer that exits while requests are being written', async () => {
+    const { transport, exited } = connect('exit-after-ready');
+    const ready = nextNotification(transport, 'ready');
+    transport.start();
+    await ready;
+    const requests: Promise<unknown>[] = [];
+    // Keep writing until the transport notices, whichever way it learns first.
+    while (transport.state === 'open' && requests.length < 10_000) {
+      requests.push(
+        transport.request('echo', { n: requests.length }).catch((reason: unknown) => reason),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const errors = await Promise.all(requests);
+    expect(errors.every((error) => error instanceof TransportClosedError)).toBe(true);
+    expect(await exited).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled).toEqual([]);
+  });
+
+  test('receives 100,000 notifications in a burst complete and in order with bounded memory', async () => {
+    const count = 100_000;
+    const { transport, diagnostics, exited } = connect('burst', String(count));
+    let received = 0;
+    let outOfOrder = 0;
+    gc();
+    const baseline = process.memoryUsage().heapUsed;
+    let peakGrowth = 0;
+    transport.onNotification('session.event', (params) => {
+      const { event } = params as { event: { seq: number } };
+      if (event.seq !== received) outOfOrder += 1;
+      received += 1;
+      if (received % 20_000 === 0) {
+        gc();
+        peakGrowth = Math.max(peakGrowth, process.memoryUsage().heapUsed - baseline);
+      }
+    });
+    transport.start();
+    await transport.closed;
+    expect(await exited).toBe(0);
+    expect(received).toBe(count);
+    expect(outOfOrder).toBe(0);
+    expect(diagnostics).toEqual([]);
+    // ~14 MB of frames went through; nothing of them may stay behind.
+    expect(peakGrowth).toBeLessThan(8 * 1024 * 1024);
+  }, 30_000);
+
+  test('makes writes wait for a slow reader and keeps the buffered bytes bounded', async () => {
+    const { child, transport, exited } = connect('slow-reader');
+    const ready = nextNotification(transport, 'ready');
+    const done = nextNotification(transport, 'done');
+    transport.start();
+    await ready;
+    const total = 2000;
+    const padding = 'x'.repeat(1000);
+    let written = 0;
+    let peakBuffered = 0;
+    const producer = (async () => {
+      for (let seq = 0; seq < total; seq += 1) {
+        await transport.notify('line', { seq, padding });
+        written += 1;
+        peakBuffered = Math.max(peakBuffered, child.stdin.writableLength);
+      }
+    })();
+    // ~2 MB cannot fit into a pipe nobody reads: the producer must be held back.
+    await vi.waitFor(async () => {
+      const before = written;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(written).toBe(before);
+    });
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(total);
+    expect(child.stdin.writableLength).toBeLessThanOrEqual(
+      child.stdin.writableHighWaterMark + 2048,
+    );
+
+    child.kill('SIGUSR1'); // the peer starts reading
+    await producer;
+    expect(written).toBe(total);
+    expect(peakBuffered).toBeLessThanOrEqual(child.stdin.writableHighWaterMark + 2048);
+    child.stdin.end();
+    await expect(done).resolves.toEqual({ received: total, isInOrder: true });
+    expect(await exited).toBe(0);
+  }, 30_000);
+});

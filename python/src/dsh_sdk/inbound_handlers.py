@@ -1,0 +1,168 @@
+"""Handlers of inbound requests and notifications, and the answering of requests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from dsh_sdk._gen.constants import ErrorCode
+from dsh_sdk.classify import JsonRpcId
+from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
+from dsh_sdk.line_writer import LineWriter
+
+__all__ = [
+    "NotificationContext",
+    "NotificationHandler",
+    "RequestContext",
+    "RequestHandler",
+    "answer_request",
+    "describe_error",
+    "register_handler",
+    "utf8_length",
+]
+
+
+def utf8_length(text: str) -> int:
+    """Size of `text` in UTF-8 (texts here were decoded from valid UTF-8, so they encode)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+class NotificationContext:
+    """What a notification handler learns besides the params: method, line number and size.
+
+    `bytes` is computed when asked for, from the line's text, so that a handler that does not need
+    it costs nothing.
+    """
+
+    __slots__ = ("_text", "line", "method")
+
+    def __init__(self, method: str, line: int, text: str) -> None:
+        self.method = method
+        """The notification's method."""
+        self.line = line
+        """1-based input line the message came on."""
+        self._text = text
+
+    @property
+    def bytes(self) -> int:
+        """Size of the line in bytes, without its `\\n`."""
+        return utf8_length(self._text)
+
+    def __repr__(self) -> str:
+        return f"NotificationContext(method={self.method!r}, line={self.line}, bytes={self.bytes})"
+
+
+class RequestContext:
+    """What a request handler learns besides the params."""
+
+    __slots__ = ("bytes", "closed", "id", "line", "method")
+
+    def __init__(
+        self, *, method: str, id: JsonRpcId, line: int, bytes: int, closed: asyncio.Event
+    ) -> None:
+        self.method = method
+        """The request's method."""
+        self.id = id
+        """The request's id, as the peer sent it."""
+        self.line = line
+        """1-based input line the request came on."""
+        self.bytes = bytes
+        """Size of that line in bytes, without its `\\n`."""
+        self.closed = closed
+        """Set when the transport closes: nobody will read the response any more. Wait on it;
+        do not set it."""
+
+    def __repr__(self) -> str:
+        return (
+            f"RequestContext(method={self.method!r}, id={self.id!r}, line={self.line}, "
+            f"bytes={self.bytes})"
+        )
+
+
+RequestHandler = Callable[[Any, RequestContext], Any]
+"""Answers a request: its return value (awaited if awaitable) becomes `result` (`None` is
+`null`). Raising a `JsonRpcResponseError` sends that error; anything else raised is answered
+`-32603` with the exception's text. `params` is `ABSENT` when the request has none."""
+
+NotificationHandler = Callable[[Any, NotificationContext], Any]
+"""Handles a notification, synchronously or by returning an awaitable. If it raises (or the
+awaitable does), `notification-handler-failed` is reported. `params` may be `ABSENT`."""
+
+H = TypeVar("H")
+
+
+def register_handler(handlers: dict[str, H], method: str, handler: H) -> Callable[[], None]:
+    """Registers the one handler of `method`; returns a function that unregisters it."""
+    if method in handlers:
+        raise ValueError(f"a handler for {method} is already registered")
+    handlers[method] = handler
+
+    def unregister() -> None:
+        if handlers.get(method) is handler:
+            del handlers[method]
+
+    return unregister
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception's text, or its class name when the text is empty."""
+    return str(error) or type(error).__name__
+
+
+_JSONRPC: Final = "2.0"
+
+
+async def answer_request(
+    writer: LineWriter, handler: RequestHandler | None, params: Any, context: RequestContext
+) -> None:
+    """Runs `handler` and writes its response; a missing handler is answered `-32601`.
+    The response is written when the handler finishes, so responses go out in completion order.
+    Nothing raises out of here except cancellation."""
+    id_ = context.id
+    if isinstance(id_, float) and id_.is_integer():
+        id_ = int(id_)  # echoed as JavaScript would write it: 1, not 1.0
+    if handler is None:
+        message = f"Method not found: {context.method}"
+        error: dict[str, Any] = {"code": int(ErrorCode.METHOD_NOT_FOUND), "message": message}
+        await _respond_error(writer, id_, error)
+        return
+    try:
+        result = handler(params, context)
+        if inspect.isawaitable(result):
+            result = await result
+    except JsonRpcResponseError as failure:
+        await _respond_error(writer, id_, failure.to_error_object())
+        return
+    except asyncio.CancelledError:
+        if not context.closed.is_set():
+            await _respond_error(writer, id_, _internal_error("the handler was cancelled"))
+        raise
+    except Exception as failure:
+        await _respond_error(writer, id_, _internal_error(describe_error(failure)))
+        return
+    try:
+        await writer.write({"jsonrpc": _JSONRPC, "id": id_, "result": result})
+    except TransportClosedError:
+        pass
+    except (TypeError, ValueError) as failure:
+        # A result JSON cannot hold is still answered, as an internal error.
+        await _respond_error(writer, id_, _internal_error(describe_error(failure)))
+
+
+def _internal_error(message: str) -> dict[str, Any]:
+    return {"code": int(ErrorCode.INTERNAL_ERROR), "message": message}
+
+
+async def _respond_error(writer: LineWriter, id_: JsonRpcId, error: dict[str, Any]) -> None:
+    try:
+        await writer.write({"jsonrpc": _JSONRPC, "id": id_, "error": error})
+    except TransportClosedError:
+        pass
+    except (TypeError, ValueError):
+        # The handler's `data` could not be serialized: still answer, without it.
+        bare = {"code": error["code"], "message": error["message"]}
+        with contextlib.suppress(TransportClosedError):
+            await writer.write({"jsonrpc": _JSONRPC, "id": id_, "error": bare})

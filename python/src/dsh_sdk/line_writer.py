@@ -1,0 +1,132 @@
+"""Messages to lines: one compact JSON line per message, in call order, honouring back-pressure."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from dsh_sdk import jsonlib
+from dsh_sdk.errors import TransportClosedError
+
+__all__ = ["LineOutput", "LineWriter"]
+
+
+class LineOutput(Protocol):
+    """Where lines go: `asyncio.StreamWriter`, or anything with these three methods."""
+
+    def write(self, data: bytes) -> object:
+        """Buffers `data` for sending; does not block."""
+        ...
+
+    def drain(self) -> Awaitable[None]:
+        """Waits until the buffer is small enough to write more; raises if the output failed."""
+        ...
+
+    def is_closing(self) -> bool:
+        """True once the output is closed or closing."""
+        ...
+
+
+def renew(error: TransportClosedError) -> TransportClosedError:
+    """A fresh copy of `error` for one more raise: raising one instance many times would grow its
+    traceback with every raise."""
+    copy = TransportClosedError(error.reason, str(error))
+    copy.__cause__ = error.__cause__
+    return copy
+
+
+class LineWriter:
+    """Writes lines to a caller-owned output, one at a time, waiting for `drain()` after each.
+
+    A lock keeps lines whole and in order, and makes a writer that arrives while another waits
+    for `drain()` wait its turn, so callers that await their writes never run ahead of the reader.
+    A failed write (`EPIPE`, a reset, an output that is closing) fails the writer for good: the
+    failing and every later write raise a `TransportClosedError` of reason `output-error`, and
+    `on_failure` is told once. `dispose()` fails the writer with the caller's error, which also
+    releases a write blocked in `drain()` on an `asyncio.StreamWriter`. The output is never closed.
+    """
+
+    def __init__(
+        self, output: LineOutput, on_failure: Callable[[TransportClosedError], None]
+    ) -> None:
+        self._output = output
+        self._on_failure = on_failure
+        self._lock = asyncio.Lock()
+        self._failure: TransportClosedError | None = None
+        self._disposed: asyncio.Future[None] | None = None
+
+    @property
+    def failure(self) -> TransportClosedError | None:
+        """The error writes raise, once the writer has failed or was disposed."""
+        return self._failure
+
+    async def write(self, message: object) -> None:
+        """Serializes `message` as one line and writes it. A value JSON cannot hold raises
+        `TypeError` (or `ValueError`) for this write only."""
+        await self.write_line(jsonlib.dumps_line(message))
+
+    async def write_line(self, line: bytes) -> None:
+        """Writes one line, which must end with `\\n`, and waits for `drain()`."""
+        if self._failure is not None:
+            raise renew(self._failure)
+        async with self._lock:
+            if self._failure is not None:
+                raise renew(self._failure)
+            output = self._output
+            try:
+                if output.is_closing():
+                    raise ConnectionResetError("the output stream is closing")
+                output.write(line)
+                if self._may_block():
+                    await self._drain_unless_disposed()
+                else:
+                    await output.drain()
+            except TransportClosedError:
+                raise
+            except Exception as error:
+                raise renew(self._fail(error)) from error
+
+    def dispose(self, error: TransportClosedError) -> None:
+        """Fails the writer with `error` (unless it failed already) and releases a blocked write."""
+        if self._failure is None:
+            self._failure = error
+        if self._disposed is not None and not self._disposed.done():
+            self._disposed.set_result(None)
+
+    def _may_block(self) -> bool:
+        """False when `drain()` is known to return at once: an `asyncio` transport with an empty
+        buffer is not paused. Unknown outputs may block."""
+        transport = getattr(self._output, "transport", None)
+        if transport is None:
+            return True
+        try:
+            return bool(transport.get_write_buffer_size())
+        except Exception:
+            return True
+
+    async def _drain_unless_disposed(self) -> None:
+        if self._disposed is None:
+            self._disposed = asyncio.get_running_loop().create_future()
+        drain = asyncio.ensure_future(self._output.drain())
+        try:
+            await asyncio.wait((drain, self._disposed), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            is_drained = drain.done()
+            if not is_drained:
+                drain.cancel()
+        if is_drained:
+            drain.result()
+            return
+        assert self._failure is not None
+        raise renew(self._failure)
+
+    def _fail(self, cause: Exception) -> TransportClosedError:
+        if self._failure is not None:
+            return self._failure
+        detail = str(cause) or type(cause).__name__
+        failure = TransportClosedError("output-error", f"writing to the output failed: {detail}")
+        failure.__cause__ = cause
+        self._failure = failure
+        self._on_failure(failure)
+        return failure

@@ -1,0 +1,363 @@
+"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (WIRE.md §1, §2, §8).
+
+The Python twin of `packages/protocol/src/transport.ts`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+from collections.abc import Callable
+from typing import Any, Final, Literal
+
+from dsh_sdk import jsonlib
+from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES
+from dsh_sdk.classify import (
+    ERROR_RESPONSE,
+    NOTIFICATION,
+    REQUEST,
+    SUCCESS_RESPONSE,
+    MalformedMessage,
+    classify_message,
+)
+from dsh_sdk.diagnostics import DiagnosticObserver, DiagnosticReason, TransportDiagnostic
+from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
+from dsh_sdk.inbound_handlers import (
+    NotificationContext,
+    NotificationHandler,
+    RequestContext,
+    RequestHandler,
+    answer_request,
+    describe_error,
+    register_handler,
+    utf8_length,
+)
+from dsh_sdk.jsonlib import ABSENT
+from dsh_sdk.line_reader import ByteSource, LineEntry, LineReader, LineRejection, read_line_batches
+from dsh_sdk.line_writer import LineOutput, LineWriter, renew
+
+__all__ = ["JsonRpcLineTransport", "TransportState"]
+
+TransportState = Literal["idle", "open", "closed"]
+"""The lifecycle of a transport: created, started, then closed for good."""
+
+_OPEN: Final = "open"
+_REJECTION_MESSAGES: Final = {
+    "invalid-utf8": "the line is not valid UTF-8",
+    "frame-too-large": "the line is longer than the frame limit",
+    "truncated-frame": "the input ended in the middle of a line",
+}
+
+
+class JsonRpcLineTransport:
+    """JSON-RPC 2.0 over newline-delimited JSON on a pair of caller-owned streams.
+
+    `start()` begins reading; `close()` stops reading and fails every pending request, but never
+    closes the streams. The input ending or failing, or a write failing, closes the transport the
+    same way. Inbound requests are handled concurrently and answered in the order their handlers
+    finish; notification handlers run in arrival order. Nothing is logged: everything ignored is
+    reported to `on_diagnostic` (see `TransportDiagnostic`).
+    """
+
+    def __init__(
+        self,
+        reader: ByteSource,
+        writer: LineOutput,
+        *,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        on_diagnostic: DiagnosticObserver | None = None,
+    ) -> None:
+        self._input = reader
+        # The kept `\r` is JSON whitespace, and the kept text gives each report its exact size.
+        self._lines = LineReader(max_frame_bytes, keep_cr=True)
+        self._writer = LineWriter(writer, self._shut_down)
+        self._observer = on_diagnostic
+        self._counts: dict[DiagnosticReason, int] = {}
+        self._request_handlers: dict[str, RequestHandler] = {}
+        self._notification_handlers: dict[str, NotificationHandler] = {}
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._next_id = 1
+        self._state: TransportState = "idle"
+        self._close_error: TransportClosedError | None = None
+        self._closed = asyncio.Event()
+        self._read_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    @property
+    def state(self) -> TransportState:
+        """`idle` until `start()`, `open` until closed, then `closed` for good."""
+        return self._state
+
+    @property
+    def close_error(self) -> TransportClosedError | None:
+        """Why the transport closed (what pending requests failed with); `None` while not closed."""
+        return self._close_error
+
+    @property
+    def diagnostic_counts(self) -> dict[DiagnosticReason, int]:
+        """How many diagnostics of each reason were reported so far."""
+        return dict(self._counts)
+
+    def start(self) -> JsonRpcLineTransport:
+        """Begins reading the input in a task of the running loop. Idempotent; no effect after
+        close."""
+        if self._state != "idle":
+            return self
+        self._state = "open"
+        self._read_task = asyncio.get_running_loop().create_task(self._read_input())
+        return self
+
+    async def close(self, reason: str | None = None) -> None:
+        """Stops reading and fails every pending request with a `TransportClosedError` carrying
+        `reason`. The streams are left open. Idempotent."""
+        self._shut_down(TransportClosedError("closed", reason or "the transport was closed"))
+        task = self._read_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.wait((task,))
+
+    async def wait_closed(self) -> TransportClosedError:
+        """Waits until the transport closes; returns why."""
+        await self._closed.wait()
+        assert self._close_error is not None
+        return self._close_error
+
+    def on_request(self, method: str, handler: RequestHandler) -> Callable[[], None]:
+        """Registers the handler of an inbound request method (one per method; a second
+        registration raises `ValueError`). Returns a function that unregisters it."""
+        return register_handler(self._request_handlers, method, handler)
+
+    def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
+        """Registers the handler of an inbound notification method (one per method).
+        Notifications without a handler are dropped silently. Returns a function that unregisters
+        it."""
+        return register_handler(self._notification_handlers, method, handler)
+
+    async def request(
+        self, method: str, params: object = ABSENT, *, timeout: float | None = None
+    ) -> Any:
+        """Sends a request with the next id (1, 2, …) and returns the response's `result`.
+
+        Raises `JsonRpcResponseError` for an error response, `RequestTimeoutError` when no
+        response came within `timeout` seconds (the id is then forgotten), `TransportClosedError`
+        when the transport is not open or closes first, and `TypeError` when `params` is not JSON.
+        `params` left out means no `params` member.
+        """
+        if self._state != _OPEN:
+            raise self._refusal()
+        if timeout is not None and not timeout >= 0:
+            raise ValueError(f"timeout must be None or at least 0, got {timeout}")
+        id_ = self._next_id
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
+        if params is not ABSENT:
+            message["params"] = params
+        line = jsonlib.dumps_line(message)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[id_] = future
+        try:
+            if timeout is None:
+                return await self._send_and_wait(line, future)
+            try:
+                return await asyncio.wait_for(self._send_and_wait(line, future), timeout)
+            except asyncio.TimeoutError:
+                raise RequestTimeoutError(method, id_, timeout) from None
+        finally:
+            self._pending.pop(id_, None)
+            if not future.done():
+                future.cancel()
+            elif not future.cancelled():
+                future.exception()  # retrieved, so asyncio does not log it
+
+    async def notify(self, method: str, params: object = ABSENT) -> None:
+        """Sends a notification and waits until the output has taken it (back-pressure).
+        `params` left out means no `params` member."""
+        if self._state != _OPEN:
+            raise self._refusal()
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not ABSENT:
+            message["params"] = params
+        await self._writer.write(message)
+
+    def report_diagnostic(self, diagnostic: TransportDiagnostic) -> None:
+        """Counts a diagnostic and hands it to the observer. The transport calls it for
+        everything it ignores; the generated bindings call it for notifications whose params
+        break the schema. An observer that raises is ignored."""
+        self._counts[diagnostic.reason] = self._counts.get(diagnostic.reason, 0) + 1
+        if self._observer is None:
+            return
+        with contextlib.suppress(Exception):
+            self._observer(diagnostic)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def _read_input(self) -> None:
+        try:
+            async with contextlib.aclosing(read_line_batches(self._input, self._lines)) as batches:
+                async for entries in batches:
+                    self._receive(entries)
+                    if self._state != _OPEN:
+                        return
+        except Exception as error:
+            message = f"the input stream failed: {describe_error(error)}"
+            failure = TransportClosedError("input-error", message)
+            failure.__cause__ = error
+            self._shut_down(failure)
+            return
+        self._shut_down(TransportClosedError("input-ended", "the input stream ended"))
+
+    def _receive(self, entries: list[LineEntry]) -> None:
+        """Handles the lines of one chunk. Kept lean: this is the per-line path."""
+        loads = jsonlib.loads
+        classify = classify_message
+        handlers = self._notification_handlers
+        number = self._lines.line_count - len(entries)
+        for entry in entries:
+            number += 1
+            if not isinstance(entry, str):
+                self._report_rejection(entry)
+                continue
+            if not entry:
+                continue
+            try:
+                message = loads(entry)
+            except ValueError as error:
+                self._report_line("invalid-json", entry, number, f"the line is not JSON: {error}")
+                continue
+            kind = classify(message)
+            if kind is NOTIFICATION:
+                handler = handlers.get(message["method"])
+                if handler is not None:
+                    self._run_notification_handler(handler, message, entry, number)
+            elif kind is SUCCESS_RESPONSE or kind is ERROR_RESPONSE:
+                self._settle(message, kind is SUCCESS_RESPONSE, entry, number)
+            elif kind is REQUEST:
+                self._start_request(message, entry, number)
+            else:
+                assert isinstance(kind, MalformedMessage)
+                self._report_line(kind.reason, entry, number, kind.detail, kind.method, kind.id)
+            if self._state != _OPEN:
+                return
+
+    def _run_notification_handler(
+        self, handler: NotificationHandler, message: dict[str, Any], text: str, number: int
+    ) -> None:
+        method: str = message["method"]
+        context = NotificationContext(method, number, text)
+        try:
+            outcome = handler(message.get("params", ABSENT), context)
+        except Exception as error:
+            self._report_handler_failure(context, error)
+            return
+        if outcome is not None and inspect.isawaitable(outcome):
+            task = asyncio.ensure_future(outcome)
+            self._tasks.add(task)
+            task.add_done_callback(lambda done: self._notification_done(done, context))
+
+    def _notification_done(self, task: asyncio.Future[Any], context: NotificationContext) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, Exception):
+            self._report_handler_failure(context, error)
+
+    def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
+        message = f"the {context.method} handler failed: {describe_error(error)}"
+        self.report_diagnostic(
+            TransportDiagnostic(
+                reason="notification-handler-failed",
+                message=message,
+                line=context.line,
+                bytes=context.bytes,
+                method=context.method,
+                cause=error,
+            )
+        )
+
+    def _start_request(self, message: dict[str, Any], text: str, number: int) -> None:
+        method: str = message["method"]
+        context = RequestContext(
+            method=method,
+            id=message["id"],
+            line=number,
+            bytes=utf8_length(text),
+            closed=self._closed,
+        )
+        handler = self._request_handlers.get(method)
+        params = message.get("params", ABSENT)
+        task = asyncio.ensure_future(answer_request(self._writer, handler, params, context))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _settle(self, message: dict[str, Any], is_success: bool, text: str, number: int) -> None:
+        id_ = message["id"]
+        # Our ids are ints: a string id matches nothing (not even "1" for 1); 1.0 matches 1.
+        future = self._pending.pop(id_, None)
+        if future is None or future.done():
+            detail = f"no pending request has id {jsonlib.dumps(id_)}"
+            self._report_line("unknown-response-id", text, number, detail, None, id_)
+        elif is_success:
+            future.set_result(message["result"])
+        else:
+            future.set_exception(JsonRpcResponseError.from_error_object(message["error"]))
+
+    def _report_rejection(self, rejection: LineRejection) -> None:
+        limit = (
+            f" of {self._lines.max_frame_bytes} bytes"
+            if rejection.reason == "frame-too-large"
+            else ""
+        )
+        self.report_diagnostic(
+            TransportDiagnostic(
+                reason=rejection.reason,
+                message=_REJECTION_MESSAGES[rejection.reason] + limit,
+                line=rejection.line,
+                bytes=rejection.bytes,
+            )
+        )
+
+    def _report_line(
+        self,
+        reason: DiagnosticReason,
+        text: str,
+        number: int,
+        message: str,
+        method: str | None = None,
+        id_: Any = None,
+    ) -> None:
+        diagnostic = TransportDiagnostic(
+            reason=reason,
+            message=message,
+            line=number,
+            bytes=utf8_length(text),
+            method=method,
+            id=id_,
+        )
+        self.report_diagnostic(diagnostic)
+
+    # --- writing and closing ---------------------------------------------------------------
+
+    async def _send_and_wait(self, line: bytes, future: asyncio.Future[Any]) -> Any:
+        await self._writer.write_line(line)
+        return await future
+
+    def _refusal(self) -> TransportClosedError:
+        if self._close_error is not None:
+            return renew(self._close_error)
+        return TransportClosedError("not-started", "call start() first")
+
+    def _shut_down(self, error: TransportClosedError) -> None:
+        if self._state == "closed":
+            return
+        self._state = "closed"
+        self._close_error = error
+        self._writer.dispose(error)
+        pending, self._pending = self._pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(renew(error))
+        self._closed.set()
+        task = self._read_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Python lint: ruff (lint + format check) and mypy --strict over the whole package, _gen included.
+set -euo pipefail
+cd "$(dirname "$0")/../python"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy

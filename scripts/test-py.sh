@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the Python tests in the project's venv; PYTHON_VERSIONS="3.10 3.12" also runs them under
+# those interpreters (each gets its own venv under python/.venv-<version>).
+set -euo pipefail
+cd "$(dirname "$0")/../python"
+.venv/bin/python -m pytest -q "$@"
+for version in ${PYTHON_VERSIONS:-}; do
+  interpreter=$(command -v "python$version" || true)
+  if [ -z "$interpreter" ] && command -v pyenv >/dev/null 2>&1; then
+    interpreter=$(pyenv root)/versions/$(pyenv versions --bare | grep -E "^$version(\.|$)" | tail -n 1)/bin/python
+  fi
+  if [ ! -x "${interpreter:-}" ]; then
+    echo "test:py: no python$version here; skipped" >&2
+    continue
+  fi
+  venv=".venv-$version"
+  [ -x "$venv/bin/python" ] || "$interpreter" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
+  echo "test:py: Python $version"
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
+done
