@@ -5,5 +5,6 @@ import { join } from 'node:path';
 const [from, to] = process.argv.slice(2);
 mkdirSync(to, { recursive: true });
 for (const name of readdirSync(from)) {
-  if (name.endsWith('.gen.js') || name.endsWith('.gen.d.ts')) cpSync(join(from, name), join(to, name));
+  if (name.endsWith('.gen.js') || name.endsWith('.gen.d.ts'))
+    cpSync(join(from, name), join(to, name));
 }

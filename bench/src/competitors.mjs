@@ -2,7 +2,11 @@
 import { PassThrough, Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { JSONRPCServer } from 'json-rpc-2.0';
-import { StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node.js';
+import {
+  StreamMessageReader,
+  StreamMessageWriter,
+  createMessageConnection,
+} from 'vscode-jsonrpc/node.js';
 import { HarnessSdkClientPeer, JsonRpcLineTransport, serveHarnessSdk } from '@dsh-sdk/protocol';
 
 export function streamOf(chunks) {
@@ -40,7 +44,9 @@ export function floorDecode(chunks, count) {
       }
       if (start < chunk.length) pieces.push(chunk.subarray(start));
     });
-    input.on('end', () => resolve(seen === count ? seen : Promise.reject(new Error(`floor saw ${seen}`))));
+    input.on('end', () =>
+      resolve(seen === count ? seen : Promise.reject(new Error(`floor saw ${seen}`))),
+    );
   });
 }
 
@@ -59,7 +65,9 @@ export function naiveDecode(chunks, count) {
         seen++;
       }
     });
-    input.on('end', () => resolve(seen === count ? seen : Promise.reject(new Error(`naive saw ${seen}`))));
+    input.on('end', () =>
+      resolve(seen === count ? seen : Promise.reject(new Error(`naive saw ${seen}`))),
+    );
   });
 }
 
@@ -67,7 +75,11 @@ export function naiveDecode(chunks, count) {
 export function oursNotifications(chunks, count, { method, validate }) {
   return new Promise((resolve, reject) => {
     let seen = 0;
-    const transport = new JsonRpcLineTransport({ input: streamOf(chunks), output: sink(), onDiagnostic: (d) => reject(new Error(d.message)) });
+    const transport = new JsonRpcLineTransport({
+      input: streamOf(chunks),
+      output: sink(),
+      onDiagnostic: (d) => reject(new Error(d.message)),
+    });
     const peer = new HarnessSdkClientPeer(transport, { validate });
     const done = () => {
       if (++seen === count) {
@@ -96,7 +108,10 @@ export function jsonRpc2Notifications(chunks, count, { method }) {
 export function vscodeNotifications(headerChunks, count, { method }) {
   return new Promise((resolve) => {
     let seen = 0;
-    const connection = createMessageConnection(new StreamMessageReader(streamOf(headerChunks)), new StreamMessageWriter(sink()));
+    const connection = createMessageConnection(
+      new StreamMessageReader(streamOf(headerChunks)),
+      new StreamMessageWriter(sink()),
+    );
     connection.onNotification(method, () => {
       if (++seen === count) {
         connection.dispose();
@@ -110,7 +125,11 @@ export function vscodeNotifications(headerChunks, count, { method }) {
 /** One big session/prompt request through the generated server end; resolves when the handler has the params. */
 export function oursBigRequest(chunks, { validate }) {
   return new Promise((resolve, reject) => {
-    const transport = new JsonRpcLineTransport({ input: streamOf(chunks), output: sink(), onDiagnostic: (d) => reject(new Error(d.message)) });
+    const transport = new JsonRpcLineTransport({
+      input: streamOf(chunks),
+      output: sink(),
+      onDiagnostic: (d) => reject(new Error(d.message)),
+    });
     serveHarnessSdk(
       transport,
       {

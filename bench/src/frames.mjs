@@ -3,7 +3,14 @@
 export const CHUNK_BYTES = 64 * 1024;
 
 export function smallFrame(i) {
-  return { jsonrpc: '2.0', method: 'session.status', params: { sessionId: `session-${String(i % 1000).padStart(6, '0')}-root-agent`, status: i % 2 ? 'running' : 'idle' } };
+  return {
+    jsonrpc: '2.0',
+    method: 'session.status',
+    params: {
+      sessionId: `session-${String(i % 1000).padStart(6, '0')}-root-agent`,
+      status: i % 2 ? 'running' : 'idle',
+    },
+  };
 }
 
 export function mediumFrame(i) {
@@ -18,7 +25,14 @@ export function mediumFrame(i) {
         seq: i,
         time: 1764489600000 + i,
         data: {
-          message: { id: `m-${i}`, role: 'assistant', content: [{ type: 'text', text }, { type: 'reasoning', text: 'short thought' }] },
+          message: {
+            id: `m-${i}`,
+            role: 'assistant',
+            content: [
+              { type: 'text', text },
+              { type: 'reasoning', text: 'short thought' },
+            ],
+          },
           usage: { inputTokens: 120, outputTokens: 230 },
         },
       },
@@ -32,13 +46,21 @@ export function promptFrame(imageBytes, id = 1) {
     jsonrpc: '2.0',
     id,
     method: 'session/prompt',
-    params: { sessionId: 's-1', contentBlocks: [{ type: 'text', text: 'see attached' }, { type: 'image', data, mimeType: 'image/png' }] },
+    params: {
+      sessionId: 's-1',
+      contentBlocks: [
+        { type: 'text', text: 'see attached' },
+        { type: 'image', data, mimeType: 'image/png' },
+      ],
+    },
   };
 }
 
 /** NDJSON bytes of `count` frames, cut into 64 KiB chunks. */
 export function ndjsonChunks(makeFrame, count) {
-  const text = Array.from({ length: count }, (_, i) => JSON.stringify(makeFrame(i)) + '\n').join('');
+  const text = Array.from({ length: count }, (_, i) => JSON.stringify(makeFrame(i)) + '\n').join(
+    '',
+  );
   return chunk(Buffer.from(text, 'utf8'));
 }
 
@@ -54,6 +76,7 @@ export function headerFramedChunks(makeFrame, count) {
 
 export function chunk(buffer, size = CHUNK_BYTES) {
   const chunks = [];
-  for (let at = 0; at < buffer.length; at += size) chunks.push(buffer.subarray(at, Math.min(at + size, buffer.length)));
+  for (let at = 0; at < buffer.length; at += size)
+    chunks.push(buffer.subarray(at, Math.min(at + size, buffer.length)));
   return chunks;
 }

@@ -1,6 +1,13 @@
 // `pnpm bench`: decode throughput, big-frame decode time and round trips, side by side in one run.
 import { compare, printRates, printTimes } from './measure.mjs';
-import { chunk, headerFramedChunks, mediumFrame, ndjsonChunks, promptFrame, smallFrame } from './frames.mjs';
+import {
+  chunk,
+  headerFramedChunks,
+  mediumFrame,
+  ndjsonChunks,
+  promptFrame,
+  smallFrame,
+} from './frames.mjs';
 import * as c from './competitors.mjs';
 import * as rt from './roundtrip.mjs';
 
@@ -14,15 +21,22 @@ async function decodeScenario(title, makeFrame, count, method) {
   const stats = await compare(
     {
       'floor: Buffer split + JSON.parse': () => c.floorDecode(chunks, count),
-      'dsh-sdk transport + peer, validation off': () => c.oursNotifications(chunks, count, { method, validate: false }),
-      'dsh-sdk transport + peer, validation on': () => c.oursNotifications(chunks, count, { method, validate: true }),
+      'dsh-sdk transport + peer, validation off': () =>
+        c.oursNotifications(chunks, count, { method, validate: false }),
+      'dsh-sdk transport + peer, validation on': () =>
+        c.oursNotifications(chunks, count, { method, validate: true }),
       'naive string splitter (incorrect)': () => c.naiveDecode(chunks, count),
       'json-rpc-2.0 + node:readline': () => c.jsonRpc2Notifications(chunks, count, { method }),
-      'vscode-jsonrpc (Content-Length framing)': () => c.vscodeNotifications(headerChunks, count, { method }),
+      'vscode-jsonrpc (Content-Length framing)': () =>
+        c.vscodeNotifications(headerChunks, count, { method }),
     },
     { rounds },
   );
-  printRates(`${title}: ${count} frames, ${(bytes / count).toFixed(0)} B each, 64 KiB chunks`, stats, 'floor: Buffer split + JSON.parse');
+  printRates(
+    `${title}: ${count} frames, ${(bytes / count).toFixed(0)} B each, 64 KiB chunks`,
+    stats,
+    'floor: Buffer split + JSON.parse',
+  );
 }
 
 async function bigFrameScenario(mib) {
@@ -37,26 +51,49 @@ async function bigFrameScenario(mib) {
     },
     { rounds },
   );
-  printTimes(`one ${(text.length / 2 ** 20).toFixed(1)} MiB session/prompt frame in 64 KiB chunks`, stats, 'floor: Buffer split + JSON.parse');
+  printTimes(
+    `one ${(text.length / 2 ** 20).toFixed(1)} MiB session/prompt frame in 64 KiB chunks`,
+    stats,
+    'floor: Buffer split + JSON.parse',
+  );
 }
 
 async function roundTripScenario(count, inFlight) {
   const stats = await compare(
     {
       'hand-rolled minimal NDJSON peer': () => rt.handRolledRoundTrips(count, inFlight),
-      'dsh-sdk typed peers, validation off': () => rt.oursRoundTrips(count, inFlight, { validate: false }),
-      'dsh-sdk typed peers, validation on': () => rt.oursRoundTrips(count, inFlight, { validate: true }),
+      'dsh-sdk typed peers, validation off': () =>
+        rt.oursRoundTrips(count, inFlight, { validate: false }),
+      'dsh-sdk typed peers, validation on': () =>
+        rt.oursRoundTrips(count, inFlight, { validate: true }),
       'json-rpc-2.0 + node:readline': () => rt.jsonRpc2RoundTrips(count, inFlight),
       'vscode-jsonrpc': () => rt.vscodeRoundTrips(count, inFlight),
     },
     { rounds },
   );
-  printRates(`session/prompt round trips, ${inFlight} in flight (${count} calls)`, stats, 'hand-rolled minimal NDJSON peer', 'calls/s');
+  printRates(
+    `session/prompt round trips, ${inFlight} in flight (${count} calls)`,
+    stats,
+    'hand-rolled minimal NDJSON peer',
+    'calls/s',
+  );
 }
 
-console.log(`dsh-sdk bench (${quick ? 'quick' : 'full'}): node ${process.version}, medians of ${rounds} rounds; ratios are to the first row`);
-await decodeScenario('small session.status decode', smallFrame, quick ? 50_000 : 200_000, 'session.status');
-await decodeScenario('medium session.event decode', mediumFrame, quick ? 10_000 : 40_000, 'session.event');
+console.log(
+  `dsh-sdk bench (${quick ? 'quick' : 'full'}): node ${process.version}, medians of ${rounds} rounds; ratios are to the first row`,
+);
+await decodeScenario(
+  'small session.status decode',
+  smallFrame,
+  quick ? 50_000 : 200_000,
+  'session.status',
+);
+await decodeScenario(
+  'medium session.event decode',
+  mediumFrame,
+  quick ? 10_000 : 40_000,
+  'session.event',
+);
 await bigFrameScenario(8);
 await bigFrameScenario(16);
 await roundTripScenario(quick ? 2_000 : 10_000, 1);

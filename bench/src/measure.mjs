@@ -26,8 +26,16 @@ function rotate(list, by) {
 function summarize(runs) {
   const rates = runs.map((r) => (r.units / r.ms) * 1000).sort((a, b) => a - b);
   const times = runs.map((r) => r.ms).sort((a, b) => a - b);
-  const mid = (xs) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
-  return { rate: mid(rates), rateMin: rates[0], rateMax: rates.at(-1), ms: mid(times), msMin: times[0], msMax: times.at(-1) };
+  const mid = (xs) =>
+    xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+  return {
+    rate: mid(rates),
+    rateMin: rates[0],
+    rateMax: rates.at(-1),
+    ms: mid(times),
+    msMin: times[0],
+    msMax: times.at(-1),
+  };
 }
 
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -36,10 +44,14 @@ const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed
 export function printRates(title, stats, floorName, unit = 'msg/s') {
   const floor = stats[floorName].rate;
   console.log(`\n${title}`);
-  console.log(`  ${'implementation'.padEnd(44)} ${`median ${unit}`.padStart(16)} ${'min–max'.padStart(22)} ${'× floor'.padStart(8)}`);
+  console.log(
+    `  ${'implementation'.padEnd(44)} ${`median ${unit}`.padStart(16)} ${'min–max'.padStart(22)} ${'× floor'.padStart(8)}`,
+  );
   for (const [name, s] of Object.entries(stats)) {
     const range = `${fmt(s.rateMin)}–${fmt(s.rateMax)}`;
-    console.log(`  ${name.padEnd(44)} ${fmt(s.rate).padStart(16)} ${range.padStart(22)} ${(s.rate / floor).toFixed(2).padStart(8)}`);
+    console.log(
+      `  ${name.padEnd(44)} ${fmt(s.rate).padStart(16)} ${range.padStart(22)} ${(s.rate / floor).toFixed(2).padStart(8)}`,
+    );
   }
 }
 
@@ -47,9 +59,13 @@ export function printRates(title, stats, floorName, unit = 'msg/s') {
 export function printTimes(title, stats, floorName) {
   const floor = stats[floorName].ms;
   console.log(`\n${title}`);
-  console.log(`  ${'implementation'.padEnd(44)} ${'median ms'.padStart(16)} ${'min–max'.padStart(22)} ${'time/floor'.padStart(10)}`);
+  console.log(
+    `  ${'implementation'.padEnd(44)} ${'median ms'.padStart(16)} ${'min–max'.padStart(22)} ${'time/floor'.padStart(10)}`,
+  );
   for (const [name, s] of Object.entries(stats)) {
     const range = `${fmt(s.msMin)}–${fmt(s.msMax)}`;
-    console.log(`  ${name.padEnd(44)} ${fmt(s.ms).padStart(16)} ${range.padStart(22)} ${(s.ms / floor).toFixed(2).padStart(10)}`);
+    console.log(
+      `  ${name.padEnd(44)} ${fmt(s.ms).padStart(16)} ${range.padStart(22)} ${(s.ms / floor).toFixed(2).padStart(10)}`,
+    );
   }
 }

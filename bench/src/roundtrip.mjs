@@ -2,7 +2,11 @@
 import { PassThrough } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { JSONRPCServerAndClient, JSONRPCServer, JSONRPCClient } from 'json-rpc-2.0';
-import { StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node.js';
+import {
+  StreamMessageReader,
+  StreamMessageWriter,
+  createMessageConnection,
+} from 'vscode-jsonrpc/node.js';
 import { HarnessSdkClientPeer, JsonRpcLineTransport, serveHarnessSdk } from '@dsh-sdk/protocol';
 
 const PARAMS = { sessionId: 's-1', contentBlocks: [{ type: 'text', text: 'ping' }] };
@@ -27,9 +31,25 @@ async function drive(call, count, inFlight) {
 
 export async function oursRoundTrips(count, inFlight, { validate }) {
   const { clientToServer, serverToClient } = pipes();
-  const serverTransport = new JsonRpcLineTransport({ input: clientToServer, output: serverToClient });
-  serveHarnessSdk(serverTransport, { initialize: () => { throw new Error('no'); }, shutdown: () => ({}), sessionPrompt: () => ({ messageId: 'm-1' }) }, { validate });
-  const clientTransport = new JsonRpcLineTransport({ input: serverToClient, output: clientToServer });
+  const serverTransport = new JsonRpcLineTransport({
+    input: clientToServer,
+    output: serverToClient,
+  });
+  serveHarnessSdk(
+    serverTransport,
+    {
+      initialize: () => {
+        throw new Error('no');
+      },
+      shutdown: () => ({}),
+      sessionPrompt: () => ({ messageId: 'm-1' }),
+    },
+    { validate },
+  );
+  const clientTransport = new JsonRpcLineTransport({
+    input: serverToClient,
+    output: clientToServer,
+  });
   const client = new HarnessSdkClientPeer(clientTransport, { validate });
   serverTransport.start();
   clientTransport.start();
@@ -51,7 +71,11 @@ export async function handRolledRoundTrips(count, inFlight) {
       for (const line of parts) if (line) handle(JSON.parse(line));
     });
   };
-  onLines(clientToServer, (req) => serverToClient.write(JSON.stringify({ jsonrpc: '2.0', id: req.id, result: { messageId: 'm-1' } }) + '\n'));
+  onLines(clientToServer, (req) =>
+    serverToClient.write(
+      JSON.stringify({ jsonrpc: '2.0', id: req.id, result: { messageId: 'm-1' } }) + '\n',
+    ),
+  );
   const pending = new Map();
   onLines(serverToClient, (res) => {
     pending.get(res.id)(res.result);
@@ -62,7 +86,9 @@ export async function handRolledRoundTrips(count, inFlight) {
     new Promise((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
-      clientToServer.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'session/prompt', params: PARAMS }) + '\n');
+      clientToServer.write(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'session/prompt', params: PARAMS }) + '\n',
+      );
     });
   const done = await drive(call, count, inFlight);
   clientToServer.destroy();
@@ -78,8 +104,12 @@ export async function jsonRpc2RoundTrips(count, inFlight) {
     const response = await server.receive(JSON.parse(line));
     if (response) serverToClient.write(JSON.stringify(response) + '\n');
   });
-  const client = new JSONRPCClient((request) => void clientToServer.write(JSON.stringify(request) + '\n'));
-  createInterface({ input: serverToClient, crlfDelay: Infinity }).on('line', (line) => client.receive(JSON.parse(line)));
+  const client = new JSONRPCClient(
+    (request) => void clientToServer.write(JSON.stringify(request) + '\n'),
+  );
+  createInterface({ input: serverToClient, crlfDelay: Infinity }).on('line', (line) =>
+    client.receive(JSON.parse(line)),
+  );
   const done = await drive(() => client.request('session/prompt', PARAMS), count, inFlight);
   clientToServer.destroy();
   serverToClient.destroy();
@@ -88,10 +118,16 @@ export async function jsonRpc2RoundTrips(count, inFlight) {
 
 export async function vscodeRoundTrips(count, inFlight) {
   const { clientToServer, serverToClient } = pipes();
-  const server = createMessageConnection(new StreamMessageReader(clientToServer), new StreamMessageWriter(serverToClient));
+  const server = createMessageConnection(
+    new StreamMessageReader(clientToServer),
+    new StreamMessageWriter(serverToClient),
+  );
   server.onRequest('session/prompt', () => ({ messageId: 'm-1' }));
   server.listen();
-  const client = createMessageConnection(new StreamMessageReader(serverToClient), new StreamMessageWriter(clientToServer));
+  const client = createMessageConnection(
+    new StreamMessageReader(serverToClient),
+    new StreamMessageWriter(clientToServer),
+  );
   client.listen();
   const done = await drive(() => client.sendRequest('session/prompt', PARAMS), count, inFlight);
   client.dispose();

@@ -24,7 +24,9 @@ async function main(argv: string[]): Promise<number> {
   if (isCheck) {
     const drift = findDrift(root, outputs, GENERATED_LOCATIONS);
     if (drift.length === 0) {
-      process.stdout.write(`generate:check: ${outputs.length} generated files match protocol.idl.json\n`);
+      process.stdout.write(
+        `generate:check: ${outputs.length} generated files match protocol.idl.json\n`,
+      );
       return 0;
     }
     for (const d of drift) process.stderr.write(`\n${d.diff}`);
@@ -36,8 +38,12 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const written = writeOutputs(root, outputs, GENERATED_LOCATIONS);
-  const summary = written.map((d) => `  ${d.kind === 'stale' ? 'deleted' : 'wrote'} ${d.path}`).join('\n');
-  process.stdout.write(`generate: ${outputs.length} files, ${written.length} changed\n${summary}${summary ? '\n' : ''}`);
+  const summary = written
+    .map((d) => `  ${d.kind === 'stale' ? 'deleted' : 'wrote'} ${d.path}`)
+    .join('\n');
+  process.stdout.write(
+    `generate: ${outputs.length} files, ${written.length} changed\n${summary}${summary ? '\n' : ''}`,
+  );
   return 0;
 }
 
@@ -50,9 +56,13 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof IdlError) {
-      process.stderr.write(`${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`);
+      process.stderr.write(
+        `${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`,
+      );
     } else {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     }
     process.exit(1);
   },

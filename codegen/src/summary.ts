@@ -4,10 +4,13 @@ import type { Model } from './idl/model.js';
 export function describeModel(model: Model): string {
   const rows = model.methods.map((m) => {
     const arrow = m.direction === 'clientToServer' ? 'client → server' : 'server → client';
-    const payload = m.kind === 'request' ? `${m.params ?? '(no params)'} → ${m.result ?? ''}` : (m.params ?? '');
+    const payload =
+      m.kind === 'request' ? `${m.params ?? '(no params)'} → ${m.result ?? ''}` : (m.params ?? '');
     return `  ${arrow}  ${m.kind.padEnd(12)} ${m.wireName.padEnd(18)} ${payload}`;
   });
-  const open = model.types.filter((t) => t.union?.isOpen || t.kind === 'openEnum').map((t) => t.name);
+  const open = model.types
+    .filter((t) => t.union?.isOpen || t.kind === 'openEnum')
+    .map((t) => t.name);
   return [
     `${model.meta.title} ${model.meta.version}`,
     '',

@@ -11,15 +11,25 @@ const cli = new URL('../bin/idl-gen.mjs', import.meta.url).pathname;
 let copy = '';
 
 function runGenerator(...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, '--root', copy, '--idl', join(copy, 'protocol.idl.json'), ...args], {
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [cli, '--root', copy, '--idl', join(copy, 'protocol.idl.json'), ...args],
+    {
+      encoding: 'utf8',
+    },
+  );
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'idl-drift-'));
-  for (const path of ['protocol.idl.json', 'package.json', '.prettierrc.json', ...GENERATED_LOCATIONS.folders, ...GENERATED_LOCATIONS.files]) {
+  for (const path of [
+    'protocol.idl.json',
+    'package.json',
+    '.prettierrc.json',
+    ...GENERATED_LOCATIONS.folders,
+    ...GENERATED_LOCATIONS.files,
+  ]) {
     cpSync(join(repo, path), join(copy, path), { recursive: true });
   }
 });
@@ -49,7 +59,13 @@ describe('generate --check on a copy of the repository', () => {
   it('fails when the IDL changed without regenerating, then passes after generating', () => {
     const idlPath = join(copy, 'protocol.idl.json');
     const idl = readFileSync(idlPath, 'utf8');
-    writeFileSync(idlPath, idl.replace('"Working directory recorded for SDK-created sessions."', '"The working directory."'));
+    writeFileSync(
+      idlPath,
+      idl.replace(
+        '"Working directory recorded for SDK-created sessions."',
+        '"The working directory."',
+      ),
+    );
     const check = runGenerator('--check');
     expect(check.code).toBe(1);
     expect(check.err).toContain('+   * The working directory.');
@@ -73,14 +89,21 @@ describe('generate --check on a copy of the repository', () => {
   it('refuses a broken IDL, names the problem and writes nothing', () => {
     const idlPath = join(copy, 'protocol.idl.json');
     const idl = readFileSync(idlPath, 'utf8');
-    writeFileSync(idlPath, idl.replace('"params": "SessionPromptParams"', '"params": "SessionPromptParam"'));
+    writeFileSync(
+      idlPath,
+      idl.replace('"params": "SessionPromptParams"', '"params": "SessionPromptParam"'),
+    );
     const before = readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8');
     const result = runGenerator();
     writeFileSync(idlPath, idl);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/protocol\.idl\.json:\d+:\d+ \/methods\/1\/params: unknown type "SessionPromptParam"/);
+    expect(result.err).toMatch(
+      /protocol\.idl\.json:\d+:\d+ \/methods\/1\/params: unknown type "SessionPromptParam"/,
+    );
     expect(result.err).toContain('nothing was written');
-    expect(readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8')).toBe(before);
+    expect(readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8')).toBe(
+      before,
+    );
   }, 60_000);
 });
 

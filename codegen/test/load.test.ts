@@ -6,7 +6,11 @@ import { IdlError } from '../src/idl/source.js';
 const fixture = (name: string) => new URL(`./fixtures/${name}.idl.json`, import.meta.url).pathname;
 
 /** Where `marker` starts in the fixture text (its `occurrence`-th appearance), as 1-based line:column. */
-function positionOf(name: string, marker: string, occurrence = 1): { line: number; column: number } {
+function positionOf(
+  name: string,
+  marker: string,
+  occurrence = 1,
+): { line: number; column: number } {
   const text = readFileSync(fixture(name), 'utf8');
   let offset = -1;
   for (let i = 0; i < occurrence; i++) offset = text.indexOf(marker, offset + 1);
@@ -27,39 +31,157 @@ function loadError(name: string): IdlError {
 
 describe('loading the IDL', () => {
   it('accepts the minimal fixture and the real protocol.idl.json', () => {
-    expect(loadIdlFile(fixture('minimal')).methods.map((m) => m.wireName)).toEqual(['ping', 'clock.tick']);
+    expect(loadIdlFile(fixture('minimal')).methods.map((m) => m.wireName)).toEqual([
+      'ping',
+      'clock.tick',
+    ]);
     const real = loadIdlFile(new URL('../../protocol.idl.json', import.meta.url).pathname);
     expect(real.methods).toHaveLength(7);
   });
 
   it.each([
-    ['missing-description', '/methods/0/summary', '"summary"', 1, /unknown member "summary"/, /remove it or fix its spelling/],
-    ['bad-type-name', '/types/ping_result', '"ping_result"', 1, /bad name "ping_result"/, /PascalCase/],
-    ['unresolved-ref', '/types/PingParams/properties/shape/$ref', '"$ref": "#/definitions/Shap"', 1, /unknown type "Shap"/, /define "Shap"/],
-    ['unknown-params-type', '/methods/1/params', '"params": "Tock"', 1, /unknown type "Tock"/, /define "Tock" under \/types/],
-    ['duplicate-method-name', '/methods/1/name', '"name": "ping"', 2, /already used by \/methods\/0/, /unique `name`/],
-    ['duplicate-wire-method', '/methods/1/method', '"method": "ping"', 2, /wire method "ping" is already used/, /unique `method`/],
-    ['unused-type', '/errorData/Orphan', '"Orphan"', 1, /not used by any method or error/, /or delete it/],
-    ['union-without-discriminator', '/vocabulary/Shape/anyOf', '"anyOf"', 1, /has no x-discriminator/, /"x-discriminator"/],
-    ['union-variant-not-ref', '/vocabulary/Shape/anyOf/0', '{ "type": "object", "properties"', 1, /not a \$ref/, /named type/],
-    ['open-union-without-unknown', '/vocabulary/Shape/x-open', '"x-open"', 1, /exactly one variant/, /Unknown… variant/],
-    ['anonymous-object', '/types/Tick/properties/at', '"at": {', 1, /anonymous object type/, /named type/],
-    ['property-without-description', '/types/PingResult/properties/pongs', '"pongs": {', 1, /no description/, /add a "description"/],
-    ['example-mismatch', '/types/PingResult/examples/0', '{ "pongs": "one" }', 1, /does not match PingResult: \/pongs must be integer/, /agree/],
-    ['duplicate-error-code', '/errors/1/code', '"code": -32602', 2, /already used by "invalidParams"/, /unique code/],
-    ['unknown-method-error', '/methods/0/errors/0', '"invalidParam"', 1, /unknown error "invalidParam"/, /invalidParams/],
+    [
+      'missing-description',
+      '/methods/0/summary',
+      '"summary"',
+      1,
+      /unknown member "summary"/,
+      /remove it or fix its spelling/,
+    ],
+    [
+      'bad-type-name',
+      '/types/ping_result',
+      '"ping_result"',
+      1,
+      /bad name "ping_result"/,
+      /PascalCase/,
+    ],
+    [
+      'unresolved-ref',
+      '/types/PingParams/properties/shape/$ref',
+      '"$ref": "#/definitions/Shap"',
+      1,
+      /unknown type "Shap"/,
+      /define "Shap"/,
+    ],
+    [
+      'unknown-params-type',
+      '/methods/1/params',
+      '"params": "Tock"',
+      1,
+      /unknown type "Tock"/,
+      /define "Tock" under \/types/,
+    ],
+    [
+      'duplicate-method-name',
+      '/methods/1/name',
+      '"name": "ping"',
+      2,
+      /already used by \/methods\/0/,
+      /unique `name`/,
+    ],
+    [
+      'duplicate-wire-method',
+      '/methods/1/method',
+      '"method": "ping"',
+      2,
+      /wire method "ping" is already used/,
+      /unique `method`/,
+    ],
+    [
+      'unused-type',
+      '/errorData/Orphan',
+      '"Orphan"',
+      1,
+      /not used by any method or error/,
+      /or delete it/,
+    ],
+    [
+      'union-without-discriminator',
+      '/vocabulary/Shape/anyOf',
+      '"anyOf"',
+      1,
+      /has no x-discriminator/,
+      /"x-discriminator"/,
+    ],
+    [
+      'union-variant-not-ref',
+      '/vocabulary/Shape/anyOf/0',
+      '{ "type": "object", "properties"',
+      1,
+      /not a \$ref/,
+      /named type/,
+    ],
+    [
+      'open-union-without-unknown',
+      '/vocabulary/Shape/x-open',
+      '"x-open"',
+      1,
+      /exactly one variant/,
+      /Unknown… variant/,
+    ],
+    [
+      'anonymous-object',
+      '/types/Tick/properties/at',
+      '"at": {',
+      1,
+      /anonymous object type/,
+      /named type/,
+    ],
+    [
+      'property-without-description',
+      '/types/PingResult/properties/pongs',
+      '"pongs": {',
+      1,
+      /no description/,
+      /add a "description"/,
+    ],
+    [
+      'example-mismatch',
+      '/types/PingResult/examples/0',
+      '{ "pongs": "one" }',
+      1,
+      /does not match PingResult: \/pongs must be integer/,
+      /agree/,
+    ],
+    [
+      'duplicate-error-code',
+      '/errors/1/code',
+      '"code": -32602',
+      2,
+      /already used by "invalidParams"/,
+      /unique code/,
+    ],
+    [
+      'unknown-method-error',
+      '/methods/0/errors/0',
+      '"invalidParam"',
+      1,
+      /unknown error "invalidParam"/,
+      /invalidParams/,
+    ],
     ['title-in-type', '/types/Tick/title', '"title"', 2, /not allowed here/, /title is its name/],
-    ['notification-with-result', '/methods/1/result', '"result": "PingResult"', 2, /not allowed here/, /notifications have no/],
-  ])('reports %s at %s with line, column and a fix', (name, pointer, marker, occurrence, message, hint) => {
-    const error = loadError(name);
-    const problem = error.problems.find((p) => p.pointer === pointer && message.test(p.message));
-    expect(problem, error.message).toBeDefined();
-    expect(problem?.hint).toMatch(hint);
-    const { line, column } = positionOf(name, marker, occurrence);
-    expect({ line: problem?.line, column: problem?.column }).toEqual({ line, column });
-    expect(error.message).toContain(`${name}.idl.json:${line}:${column} ${pointer}: `);
-    expect(error.message).toContain('fix: ');
-  });
+    [
+      'notification-with-result',
+      '/methods/1/result',
+      '"result": "PingResult"',
+      2,
+      /not allowed here/,
+      /notifications have no/,
+    ],
+  ])(
+    'reports %s at %s with line, column and a fix',
+    (name, pointer, marker, occurrence, message, hint) => {
+      const error = loadError(name);
+      const problem = error.problems.find((p) => p.pointer === pointer && message.test(p.message));
+      expect(problem, error.message).toBeDefined();
+      expect(problem?.hint).toMatch(hint);
+      const { line, column } = positionOf(name, marker, occurrence);
+      expect({ line: problem?.line, column: problem?.column }).toEqual({ line, column });
+      expect(error.message).toContain(`${name}.idl.json:${line}:${column} ${pointer}: `);
+      expect(error.message).toContain('fix: ');
+    },
+  );
 
   it('reports invalid JSON with the line of the syntax error', () => {
     const error = loadError('not-json');

@@ -69,7 +69,9 @@ function emitSequence(f: GeneratedFile, model: Model): void {
   f.print`  Note over R: flushes and exits 0`;
   f.print`\`\`\``;
   f.blank();
-  f.raw('The response to the prompt and its `agent/inbox/spliced` receipt may arrive in either order; subscribe before prompting.');
+  f.raw(
+    'The response to the prompt and its `agent/inbox/spliced` receipt may arrive in either order; subscribe before prompting.',
+  );
   f.blank();
 }
 
@@ -85,15 +87,25 @@ function emitMethods(f: GeneratedFile, model: Model): void {
 }
 
 function methodFacts(m: Method, model: Model): string {
-  const facts = [`- ${m.kind}, ${m.direction === 'clientToServer' ? 'client → server' : 'server → client'}`];
+  const facts = [
+    `- ${m.kind}, ${m.direction === 'clientToServer' ? 'client → server' : 'server → client'}`,
+  ];
   facts.push(`- params: ${m.params ? anchor(m.params) : 'none'}`);
   if (m.result) facts.push(`- result: ${anchor(m.result)}`);
-  const codes = m.errors.map((name) => model.errors.find((e) => e.name === name)).filter((e) => e !== undefined);
-  if (codes.length > 0) facts.push(`- errors: ${codes.map((e) => `\`${e.code}\` ${e.name}`).join(', ')}`);
+  const codes = m.errors
+    .map((name) => model.errors.find((e) => e.name === name))
+    .filter((e) => e !== undefined);
+  if (codes.length > 0)
+    facts.push(`- errors: ${codes.map((e) => `\`${e.code}\` ${e.name}`).join(', ')}`);
   return facts.join('\n');
 }
 
-function emitTypes(f: GeneratedFile, model: Model, section: TypeDef['section'], heading: string): void {
+function emitTypes(
+  f: GeneratedFile,
+  model: Model,
+  section: TypeDef['section'],
+  heading: string,
+): void {
   f.print`## ${heading}`;
   f.blank();
   for (const type of model.types.filter((t) => t.section === section)) {
@@ -119,12 +131,14 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
     const open = type.union.isOpen ? 'Open union' : 'Union';
     f.print`${open} on \`${type.union.discriminator}\`:`;
     f.blank();
-    for (const v of type.union.variants) f.print`- ${v.tag ? `\`${v.tag}\`` : 'any other value'}: ${anchor(v.typeName)}`;
+    for (const v of type.union.variants)
+      f.print`- ${v.tag ? `\`${v.tag}\`` : 'any other value'}: ${anchor(v.typeName)}`;
     f.blank();
   } else if (type.values.length > 0) {
     f.print`${type.kind === 'openEnum' ? 'Open string enum (other values pass through)' : 'One of'}:`;
     f.blank();
-    for (const v of type.values) f.print`- \`${v.value}\`${v.description ? ` — ${v.description}` : ''}`;
+    for (const v of type.values)
+      f.print`- \`${v.value}\`${v.description ? ` — ${v.description}` : ''}`;
     f.blank();
   } else {
     f.print`Schema: \`${constraints(type.schema)}\``;
@@ -135,8 +149,14 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
 function fieldType(field: Field): string {
   const target = field.isArray ? field.schema['items'] : field.schema;
   const name = refName(target) ?? refName((target as SchemaNode | undefined)?.['allOf'] as unknown);
-  const base = field.typeRef ? anchor(field.typeRef) : name ? anchor(name) : `\`${constraints(target as SchemaNode)}\``;
-  const arrayNote = field.isArray ? ` array${typeof field.schema['minItems'] === 'number' ? ` (≥ ${String(field.schema['minItems'])})` : ''}` : '';
+  const base = field.typeRef
+    ? anchor(field.typeRef)
+    : name
+      ? anchor(name)
+      : `\`${constraints(target as SchemaNode)}\``;
+  const arrayNote = field.isArray
+    ? ` array${typeof field.schema['minItems'] === 'number' ? ` (≥ ${String(field.schema['minItems'])})` : ''}`
+    : '';
   return `${base}${arrayNote}`;
 }
 
@@ -162,7 +182,9 @@ function emitErrors(f: GeneratedFile, model: Model): void {
 function emitDiagnostics(f: GeneratedFile, model: Model): void {
   f.print`## Transport diagnostics`;
   f.blank();
-  f.raw('What a transport ignores is reported to its observer with one of these reasons; it is never thrown and never answered.');
+  f.raw(
+    'What a transport ignores is reported to its observer with one of these reasons; it is never thrown and never answered.',
+  );
   f.blank();
   f.print`| reason | meaning |`;
   f.print`|---|---|`;

@@ -24,7 +24,9 @@ function emitPackage() {
 /** constants.py: the names the transport imports; nothing here depends on another generated module. */
 export function emitConstants(model: Model) {
   const f = new PyFile(`${PY_GEN_DIR}/constants.py`, 'py-bindings');
-  f.raw(pyDocstring(`Constants of the ${model.meta.title}: version, error codes, diagnostic reasons.`));
+  f.raw(
+    pyDocstring(`Constants of the ${model.meta.title}: version, error codes, diagnostic reasons.`),
+  );
   f.blank();
   f.print`from collections.abc import Mapping`;
   f.print`from enum import IntEnum`;
@@ -59,7 +61,8 @@ function emitErrorCodes(f: PyFile, model: Model): void {
   }
   f.blank(2);
   f.print`ERROR_MESSAGES: Final[Mapping[ErrorCode, str]] = {`;
-  for (const e of model.errors) f.print`    ErrorCode.${constantCase(e.name)}: ${pyStr(e.message)},`;
+  for (const e of model.errors)
+    f.print`    ErrorCode.${constantCase(e.name)}: ${pyStr(e.message)},`;
   f.print`}`;
   f.raw(pyDocstring('The standard `message` of each error code.'));
   f.blank();
@@ -69,7 +72,11 @@ function emitDiagnosticReasons(f: PyFile, model: Model): void {
   f.print`DiagnosticReason = Literal[`;
   for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
   f.print`]`;
-  f.raw(pyDocstring('Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised.'));
+  f.raw(
+    pyDocstring(
+      'Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised.',
+    ),
+  );
   f.blank();
   f.print`DIAGNOSTIC_REASONS: Final[tuple[DiagnosticReason, ...]] = (`;
   for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
@@ -118,7 +125,9 @@ export function emitMethods(model: Model) {
 }
 
 function emitMethodInfo(f: PyFile, m: Method, model: Model): void {
-  const codes = m.errors.map((name) => String(model.errors.find((e) => e.name === name)?.code ?? 0));
+  const codes = m.errors.map((name) =>
+    String(model.errors.find((e) => e.name === name)?.code ?? 0),
+  );
   f.print`    MethodInfo(`;
   f.print`        name=${pyStr(m.name)},`;
   f.print`        wire_name=${pyStr(m.wireName)},`;

@@ -34,6 +34,10 @@ export class PyFile {
 
   finish(): OutputFile {
     const body = this.lines.join('\n').trim();
-    return { path: this.path, language: 'py', content: `${commentedHeader(this.emitter, 'py')}\n${body}\n` };
+    return {
+      path: this.path,
+      language: 'py',
+      content: `${commentedHeader(this.emitter, 'py')}\n${body}\n`,
+    };
   }
 }

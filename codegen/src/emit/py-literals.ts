@@ -14,14 +14,17 @@ export function pyStr(value: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff)) out += pyEscape(code);
+    else if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff))
+      out += pyEscape(code);
     else out += ch;
   }
   return `${quote}${out}${quote}`;
 }
 
 function pyEscape(code: number): string {
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** A Python literal for a JSON value: str, int, float, bool, None, list, dict. */
@@ -32,7 +35,9 @@ export function pyLiteral(value: unknown): string {
   if (typeof value === 'string') return pyStr(value);
   if (Array.isArray(value)) return `[${value.map(pyLiteral).join(', ')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${pyStr(k)}: ${pyLiteral(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pyStr(k)}: ${pyLiteral(v)}`)
+      .join(', ')}}`;
   }
   throw new Error(`no Python literal for ${typeof value}`);
 }
@@ -72,8 +77,17 @@ export interface PyBracket {
   readonly isTuple?: boolean;
 }
 
-export const pyCallExpr = (callee: string, items: readonly PyExpr[]): PyBracket => ({ head: `${callee}(`, items, close: ')' });
-export const pyTupleExpr = (items: readonly PyExpr[]): PyBracket => ({ head: '(', items, close: ')', isTuple: true });
+export const pyCallExpr = (callee: string, items: readonly PyExpr[]): PyBracket => ({
+  head: `${callee}(`,
+  items,
+  close: ')',
+});
+export const pyTupleExpr = (items: readonly PyExpr[]): PyBracket => ({
+  head: '(',
+  items,
+  close: ')',
+  isTuple: true,
+});
 
 export const PY_LINE_LENGTH = 100;
 
@@ -91,7 +105,8 @@ export function flatPy(expr: PyExpr): string {
 export function layoutPy(expr: PyExpr, indent: number, prefix = '', suffix = ''): string {
   const pad = ' '.repeat(indent);
   const oneLine = `${pad}${prefix}${flatPy(expr)}${suffix}`;
-  if (typeof expr === 'string' || oneLine.length <= PY_LINE_LENGTH || expr.items.length === 0) return oneLine;
+  if (typeof expr === 'string' || oneLine.length <= PY_LINE_LENGTH || expr.items.length === 0)
+    return oneLine;
   const items = expr.items.map((item) => layoutPy(item, indent + 4, '', ','));
   return [`${pad}${prefix}${expr.head}`, ...items, `${pad}${expr.close}${suffix}`].join('\n');
 }

@@ -9,12 +9,15 @@ import type { SchemaBundle } from '../schema/bundle.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 
-const codegenPackage = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const codegenPackage = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as {
   pythonTools: Record<string, string>;
 };
 
 /** The pinned version, `pythonTools` in codegen/package.json. */
-export const DMCG_VERSION = codegenPackage.pythonTools['datamodel-code-generator'] ?? '(not pinned)';
+export const DMCG_VERSION =
+  codegenPackage.pythonTools['datamodel-code-generator'] ?? '(not pinned)';
 
 /** The hand-written base class that carries unknown fields (`extra`); see python/src/dsh_sdk/wire_object.py. */
 export const WIRE_OBJECT_BASE = 'dsh_sdk.wire_object.WireObject';
@@ -23,24 +26,33 @@ const SETUP_HINT = 'run `bash scripts/setup.sh` to install it';
 
 /** Fixed options: every one is a decision recorded here, none depends on the machine. */
 export const DMCG_OPTIONS: readonly string[] = [
-  '--input-file-type', 'jsonschema',
-  '--output-model-type', 'dataclasses.dataclass',
-  '--target-python-version', '3.10',
-  '--dataclass-arguments', '{"frozen": true, "kw_only": true, "slots": true}',
-  '--base-class', WIRE_OBJECT_BASE,
+  '--input-file-type',
+  'jsonschema',
+  '--output-model-type',
+  'dataclasses.dataclass',
+  '--target-python-version',
+  '3.10',
+  '--dataclass-arguments',
+  '{"frozen": true, "kw_only": true, "slots": true}',
+  '--base-class',
+  WIRE_OBJECT_BASE,
   // Class names are the IDL names (every definition has a title); fields are snake_case.
   '--use-title-as-name',
   '--snake-case-field',
   // Enums become Literal types, so values are the wire strings themselves.
-  '--enum-field-as-literal', 'all',
+  '--enum-field-as-literal',
+  'all',
   '--use-schema-description',
   '--use-field-description',
   '--use-single-line-docstring',
   '--use-double-quotes',
   '--keep-model-order',
   '--disable-timestamp',
-  '--formatters', 'black', 'isort',
-  '--custom-file-header', commentedHeader('py-models', 'py'),
+  '--formatters',
+  'black',
+  'isort',
+  '--custom-file-header',
+  commentedHeader('py-models', 'py'),
 ];
 
 /** black and isort read their settings from here: the repository's line length, so `ruff format` agrees. */
@@ -106,7 +118,9 @@ export function locateDatamodelCodegen(): string {
   try {
     version = run(executable, ['--version'], process.cwd()).trim();
   } catch {
-    throw new Error(`py-models: ${executable} not found; ${SETUP_HINT} (datamodel-code-generator==${DMCG_VERSION}).`);
+    throw new Error(
+      `py-models: ${executable} not found; ${SETUP_HINT} (datamodel-code-generator==${DMCG_VERSION}).`,
+    );
   }
   if (version !== `datamodel-codegen ${DMCG_VERSION}`) {
     throw new Error(
@@ -118,9 +132,16 @@ export function locateDatamodelCodegen(): string {
 
 function run(command: string, args: readonly string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`${command} ${args.slice(0, 2).join(' ')} failed${detail ? `:\n${detail}` : ''}`, { cause: error });
+    throw new Error(
+      `${command} ${args.slice(0, 2).join(' ')} failed${detail ? `:\n${detail}` : ''}`,
+      { cause: error },
+    );
   }
 }

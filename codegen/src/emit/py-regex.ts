@@ -36,7 +36,8 @@ export function pythonPattern(pattern: string): string {
       inClass = true;
       out += ch;
       if (pattern.charAt(i + 1) === '^') out += pattern.charAt(++i);
-      if (pattern.charAt(i + 1) === ']') throw new UnsupportedPatternError(`"${pattern}": an empty or leading ] class`);
+      if (pattern.charAt(i + 1) === ']')
+        throw new UnsupportedPatternError(`"${pattern}": an empty or leading ] class`);
     } else if (ch === '$') out += '\\Z';
     else if (ch === '.') out += JS_DOT;
     else if (ch === '(' && pattern.charAt(i + 1) === '?') out += groupOpening(pattern, i);
@@ -49,13 +50,19 @@ export function pythonPattern(pattern: string): string {
 function translateEscape(pattern: string, at: number): string {
   const next = pattern.charAt(at + 1);
   if (SYNTAX.has(next) || SAFE_ESCAPES.has(next)) return `\\${next}`;
-  if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(pattern.slice(at + 2, at + 6))) return pattern.slice(at, at + 6);
-  if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(pattern.slice(at + 2, at + 4))) return pattern.slice(at, at + 4);
-  throw new UnsupportedPatternError(`"${pattern}": the escape \\${next} has no exact Python equivalent here`);
+  if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(pattern.slice(at + 2, at + 6)))
+    return pattern.slice(at, at + 6);
+  if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(pattern.slice(at + 2, at + 4)))
+    return pattern.slice(at, at + 4);
+  throw new UnsupportedPatternError(
+    `"${pattern}": the escape \\${next} has no exact Python equivalent here`,
+  );
 }
 
 function groupOpening(pattern: string, at: number): string {
   const kind = pattern.slice(at, at + 3);
   if (kind === '(?:' || kind === '(?=' || kind === '(?!') return '(';
-  throw new UnsupportedPatternError(`"${pattern}": the group ${pattern.slice(at, at + 4)} is not supported`);
+  throw new UnsupportedPatternError(
+    `"${pattern}": the group ${pattern.slice(at, at + 4)} is not supported`,
+  );
 }

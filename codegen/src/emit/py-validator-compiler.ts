@@ -5,12 +5,43 @@
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
-import { layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
+import type { PyExpr } from './py-literals.js';
+import { flatPy, layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
 import { pythonPattern } from './py-regex.js';
 
 export const SUPPORTED = new Set([
-  '$ref', 'allOf', 'anyOf', 'not', 'if', 'then', 'else', 'const', 'enum', 'type', 'minLength', 'pattern',
-  'minimum', 'maximum', 'required', 'properties', 'additionalProperties', 'items', 'minItems',
+  '$ref',
+  'allOf',
+  'anyOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'const',
+  'enum',
+  'type',
+  'minLength',
+  'pattern',
+  'contentEncoding',
+  'minimum',
+  'maximum',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'minItems',
+]);
+
+/** Annotations: no validator reads them. (`contentEncoding` is asserted, as ts-validators.ts makes ajv do.) */
+export const IGNORED = new Set([
+  'contentMediaType',
+  'title',
+  'description',
+  'examples',
+  'default',
+  '$comment',
+  'readOnly',
+  'writeOnly',
 ]);
 
 const TYPE_TEST: Record<string, (v: string) => string> = {
@@ -25,7 +56,7 @@ const TYPE_TEST: Record<string, (v: string) => string> = {
 
 const GROUPS: readonly { type: string; keywords: readonly string[] }[] = [
   { type: 'number', keywords: ['maximum', 'minimum'] },
-  { type: 'string', keywords: ['minLength', 'pattern'] },
+  { type: 'string', keywords: ['minLength', 'pattern', 'contentEncoding'] },
   { type: 'array', keywords: ['minItems', 'items'] },
   { type: 'object', keywords: ['required', 'properties', 'additionalProperties'] },
 ];
@@ -51,8 +82,8 @@ export class PyValidatorCompiler {
   readonly constants: string[] = [];
   private readonly helperNames = new Map<string, string>();
   private readonly constantNames = new Map<string, string>();
-  /** Whether a non-string `const` or `enum` needs the `_json_in` helper. */
-  usesJsonEquality = false;
+  /** Optional run-time helpers the compiled code needs: `re`, `base64`, `json-equality`. */
+  readonly uses = new Set<string>();
   private counter = 0;
 
   constructor(private readonly definitions: Record<string, SchemaNode | boolean>) {}
@@ -65,9 +96,20 @@ export class PyValidatorCompiler {
   /** `def <name>(v, p, out)` checking `schema`, as source text. */
   checkFunction(name: string, schema: unknown, at: string): string {
     const body = this.isolated(() =>
-      this.node(schema, { value: 'v', pointer: [{ text: 'p', isVar: true }], indent: '    ', mode: 'collect', at }),
+      this.node(schema, {
+        value: 'v',
+        pointer: [{ text: 'p', isVar: true }],
+        indent: '    ',
+        mode: 'collect',
+        at,
+      }),
     );
-    const head = layoutPy(pyCallExpr(`def ${name}`, ['v: Any', 'p: str', 'out: _Out']), 0, '', ' -> None:');
+    const head = layoutPy(
+      pyCallExpr(`def ${name}`, ['v: Any', 'p: str', 'out: _Out']),
+      0,
+      '',
+      ' -> None:',
+    );
     return [head, ...(body.length > 0 ? body : ['    pass'])].join('\n');
   }
 
@@ -84,35 +126,67 @@ export class PyValidatorCompiler {
 
   private node(schema: unknown, s: Scope): string[] {
     if (schema === true) return [];
-    if (schema === false) return [this.fail(s, 'boolean schema is false')];
-    if (typeof schema !== 'object' || schema === null) throw new Error(`py-validators: ${s.at} is not a schema`);
+    if (schema === false) return [this.fail(s, 'must not be present')];
+    if (typeof schema !== 'object' || schema === null)
+      throw new Error(`py-validators: ${s.at} is not a schema`);
     const node = schema as SchemaNode;
     for (const key of Object.keys(node)) {
-      if (!SUPPORTED.has(key)) throw new Error(`py-validators: unsupported keyword "${key}" at ${s.at}; add it to py-validator-compiler.ts`);
+      if (!SUPPORTED.has(key) && !IGNORED.has(key))
+        throw new Error(
+          `py-validators: unsupported keyword "${key}" at ${s.at}; add it to py-validator-compiler.ts`,
+        );
     }
     const lines: string[] = [];
-    if (typeof node['$ref'] === 'string') lines.push(...this.call(this.refCheck(node['$ref'], s.at), s));
-    for (const [i, sub] of ((node['allOf'] ?? []) as unknown[]).entries()) lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` }));
+    if (typeof node['$ref'] === 'string')
+      lines.push(...this.call(this.refCheck(node['$ref'], s.at), s));
+    for (const [i, sub] of ((node['allOf'] ?? []) as unknown[]).entries())
+      lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` }));
     if (Array.isArray(node['anyOf'])) lines.push(...this.anyOf(node['anyOf'], s));
     if ('not' in node) lines.push(...this.not(node['not'], s));
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
-    if ('const' in node) lines.push(...this.guard(this.differs(s.value, [node['const']]), 'must be equal to constant', s));
+    if ('const' in node)
+      lines.push(
+        ...this.guard(this.differs(s.value, [node['const']]), 'must be equal to constant', s),
+      );
     if (Array.isArray(node['enum'])) {
-      lines.push(...this.guard(this.differs(s.value, node['enum']), 'must be equal to one of the allowed values', s));
+      lines.push(
+        ...this.guard(
+          this.differs(s.value, node['enum']),
+          'must be equal to one of the allowed values',
+          s,
+        ),
+      );
     }
-    const types = node['type'] === undefined ? [] : Array.isArray(node['type']) ? (node['type'] as string[]) : [node['type'] as string];
+    const types =
+      node['type'] === undefined
+        ? []
+        : Array.isArray(node['type'])
+          ? (node['type'] as string[])
+          : [node['type'] as string];
     const groups = GROUPS.map((group) => ({
       type: group.type,
-      body: group.keywords.flatMap((k) => (k in node ? this.keyword(k, node, { ...s, indent: `${s.indent}    ` }) : [])),
+      body: group.keywords.flatMap((k) =>
+        k in node ? this.keyword(k, node, { ...s, indent: `${s.indent}    ` }) : [],
+      ),
     })).filter((g) => g.body.length > 0);
     const single = types.length === 1 ? groups.find((g) => g.type === types[0]) : undefined;
     for (const group of groups) {
       lines.push(`${s.indent}if ${this.typeTest(group.type, s)}:`, ...group.body);
-      if (group === single) lines.push(`${s.indent}else:`, this.fail({ ...s, indent: `${s.indent}    ` }, `must be ${types[0]}`));
+      if (group === single)
+        lines.push(
+          `${s.indent}else:`,
+          this.fail({ ...s, indent: `${s.indent}    ` }, `must be ${types[0]}`),
+        );
     }
     if (types.length > 0 && !single) {
       const test = types.map((t) => this.typeTest(t, s)).join(' or ');
-      lines.push(...this.guard(types.length > 1 ? `not (${test})` : `not ${test}`, `must be ${types.join(',')}`, s));
+      lines.push(
+        ...this.guard(
+          types.length > 1 ? `not (${test})` : `not ${test}`,
+          `must be ${types.join(',')}`,
+          s,
+        ),
+      );
     }
     return lines;
   }
@@ -121,30 +195,60 @@ export class PyValidatorCompiler {
     const v = s.value;
     switch (key) {
       case 'maximum':
-        return this.guard(`${v} > ${num(node[key])} or ${v} != ${v}`, `must be <= ${num(node[key])}`, s);
+        return this.guard(
+          `${v} > ${num(node[key])} or ${v} != ${v}`,
+          `must be <= ${num(node[key])}`,
+          s,
+        );
       case 'minimum':
-        return this.guard(`${v} < ${num(node[key])} or ${v} != ${v}`, `must be >= ${num(node[key])}`, s);
+        return this.guard(
+          `${v} < ${num(node[key])} or ${v} != ${v}`,
+          `must be >= ${num(node[key])}`,
+          s,
+        );
       case 'minLength': {
         const n = num(node[key]);
         // ajv (unicode: false) counts UTF-16 code units, which is at least the number of code points.
-        const test = Number(n) <= 1 ? `len(${v}) < ${n}` : `len(${v}) < ${n} and _utf16_length(${v}) < ${n}`;
+        const test =
+          Number(n) <= 1 ? `len(${v}) < ${n}` : `len(${v}) < ${n} and _utf16_length(${v}) < ${n}`;
         return this.guard(test, `must NOT have fewer than ${n} characters`, s);
       }
       case 'pattern':
-        return this.guard(`${this.pattern(String(node[key]))}.search(${v}) is None`, `must match pattern "${String(node[key])}"`, s);
+        this.uses.add('re');
+        return this.guard(
+          `${this.pattern(String(node[key]))}.search(${v}) is None`,
+          `must match pattern "${String(node[key])}"`,
+          s,
+        );
+      case 'contentEncoding':
+        if (node[key] !== 'base64')
+          throw new Error(
+            `py-validators: contentEncoding ${String(node[key])} at ${s.at} is not supported`,
+          );
+        this.uses.add('base64');
+        return this.guard(`not _is_canonical_base64(${v})`, 'must be canonical padded base64', s);
       case 'minItems':
-        return this.guard(`len(${v}) < ${num(node[key])}`, `must NOT have fewer than ${num(node[key])} items`, s);
+        return this.guard(
+          `len(${v}) < ${num(node[key])}`,
+          `must NOT have fewer than ${num(node[key])} items`,
+          s,
+        );
       case 'items':
         return this.items(node[key], s);
       case 'required':
         return (node[key] as string[]).flatMap((name) =>
-          this.guard(`${pyStr(name)} not in ${v}`, `must have required property '${name}'`, { ...s, pointer: child(s.pointer, name) }),
+          this.guard(`${pyStr(name)} not in ${v}`, `must have required property '${name}'`, {
+            ...s,
+            pointer: child(s.pointer, name),
+          }),
         );
       case 'properties':
         return this.properties(node[key] as Record<string, unknown>, s);
       case 'additionalProperties':
         if (node[key] === true) return [];
-        throw new Error(`py-validators: additionalProperties other than true at ${s.at} is not supported`);
+        throw new Error(
+          `py-validators: additionalProperties other than true at ${s.at} is not supported`,
+        );
       default:
         throw new Error(`py-validators: no rule for ${key}`);
     }
@@ -153,17 +257,27 @@ export class PyValidatorCompiler {
   private properties(properties: Record<string, unknown>, s: Scope): string[] {
     const lines: string[] = [];
     for (const [name, sub] of Object.entries(properties)) {
-      if (sub === true || (typeof sub === 'object' && sub !== null && Object.keys(sub).length === 0)) continue;
+      if (
+        sub === true ||
+        (typeof sub === 'object' && sub !== null && Object.keys(sub).length === 0)
+      )
+        continue;
       const at = `${s.at}/properties/${name}`;
       const pointer = child(s.pointer, name);
       if (sub === false) {
-        lines.push(...this.guard(`${pyStr(name)} in ${s.value}`, 'boolean schema is false', { ...s, pointer }));
+        lines.push(
+          ...this.guard(`${pyStr(name)} in ${s.value}`, 'must not be present', { ...s, pointer }),
+        );
         continue;
       }
       const value = this.fresh('x');
       const inner = this.node(sub, { ...s, value, pointer, indent: `${s.indent}    `, at });
       if (inner.length === 0) continue;
-      lines.push(`${s.indent}${value} = ${s.value}.get(${pyStr(name)}, _ABSENT)`, `${s.indent}if ${value} is not _ABSENT:`, ...inner);
+      lines.push(
+        `${s.indent}${value} = ${s.value}.get(${pyStr(name)}, _ABSENT)`,
+        `${s.indent}if ${value} is not _ABSENT:`,
+        ...inner,
+      );
     }
     return lines;
   }
@@ -171,14 +285,31 @@ export class PyValidatorCompiler {
   private items(items: unknown, s: Scope): string[] {
     const index = this.fresh('i');
     const value = this.fresh('x');
-    const inner = this.node(items, { ...s, value, pointer: [...s.pointer, { text: index, isVar: true }], indent: `${s.indent}    `, at: `${s.at}/items` });
-    return inner.length === 0 ? [] : [`${s.indent}for ${index}, ${value} in enumerate(${s.value}):`, ...inner];
+    const inner = this.node(items, {
+      ...s,
+      value,
+      pointer: [...s.pointer, { text: index, isVar: true }],
+      indent: `${s.indent}    `,
+      at: `${s.at}/items`,
+    });
+    return inner.length === 0
+      ? []
+      : [`${s.indent}for ${index}, ${value} in enumerate(${s.value}):`, ...inner];
   }
 
   private anyOf(branches: unknown[], s: Scope): string[] {
     const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
-    if (s.mode === 'test') return [`${s.indent}if not any(_passes(c, ${s.value}) for c in ${pyTupleText(checks)}):`, `${s.indent}    return False`];
-    const call = pyCallExpr('_any_of', [s.value, pointerExpr(s.pointer), 'out', pyTupleExpr(checks)]);
+    if (s.mode === 'test')
+      return [
+        `${s.indent}if not any(_passes(c, ${s.value}) for c in ${pyTupleText(checks)}):`,
+        `${s.indent}    return False`,
+      ];
+    const call = pyCallExpr('_any_of', [
+      s.value,
+      pointerExpr(s.pointer),
+      'out',
+      pyTupleExpr(checks),
+    ]);
     return [layoutPy(call, s.indent.length)];
   }
 
@@ -197,17 +328,22 @@ export class PyValidatorCompiler {
     while (current) {
       const test = this.predicate(current['if'], `${at}/if`);
       lines.push(`${s.indent}${keyword} ${test}(${s.value}):`);
-      const then = 'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
+      const then =
+        'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
       lines.push(...(then.length > 0 ? then : [`${inner.indent}pass`]));
       const otherwise: unknown = current['else'];
-      const isChain = isPlainObject(otherwise) && Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k)) && 'if' in otherwise;
+      const isChain =
+        isPlainObject(otherwise) &&
+        Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k)) &&
+        'if' in otherwise;
       if (isChain) {
         current = otherwise as SchemaNode;
         at = `${at}/else`;
         keyword = 'elif';
         continue;
       }
-      const elseLines = otherwise === undefined ? [] : this.node(otherwise, { ...inner, at: `${at}/else` });
+      const elseLines =
+        otherwise === undefined ? [] : this.node(otherwise, { ...inner, at: `${at}/else` });
       if (elseLines.length > 0) lines.push(`${s.indent}else:`, ...elseLines);
       current = undefined;
     }
@@ -216,19 +352,36 @@ export class PyValidatorCompiler {
 
   /** A module-level `(v) -> bool` that is true when `schema` holds; identical ones are shared. */
   private predicate(schema: unknown, at: string): string {
-    const body = this.isolated(() => this.node(schema, { value: 'v', pointer: [], indent: '    ', mode: 'test', at }));
+    const body = this.isolated(() =>
+      this.node(schema, { value: 'v', pointer: [], indent: '    ', mode: 'test', at }),
+    );
     return this.helper('_matches', ['v: Any'], '-> bool', [...body, '    return True']);
   }
 
   /** A module-level check function for a subschema (a definition's own for a `$ref`). */
   private hoist(schema: unknown, at: string): string {
-    if (isPlainObject(schema) && Object.keys(schema).length === 1 && typeof schema['$ref'] === 'string') {
+    if (
+      isPlainObject(schema) &&
+      Object.keys(schema).length === 1 &&
+      typeof schema['$ref'] === 'string'
+    ) {
       return this.refCheck(schema['$ref'], at);
     }
     const body = this.isolated(() =>
-      this.node(schema, { value: 'v', pointer: [{ text: 'p', isVar: true }], indent: '    ', mode: 'collect', at }),
+      this.node(schema, {
+        value: 'v',
+        pointer: [{ text: 'p', isVar: true }],
+        indent: '    ',
+        mode: 'collect',
+        at,
+      }),
     );
-    return this.helper('_check', ['v: Any', 'p: str', 'out: _Out'], '-> None', body.length > 0 ? body : ['    pass']);
+    return this.helper(
+      '_check',
+      ['v: Any', 'p: str', 'out: _Out'],
+      '-> None',
+      body.length > 0 ? body : ['    pass'],
+    );
   }
 
   private helper(prefix: string, params: string[], returns: string, body: string[]): string {
@@ -237,18 +390,22 @@ export class PyValidatorCompiler {
     if (known) return known;
     const name = `${prefix}_${this.helperNames.size}`;
     this.helperNames.set(key, name);
-    this.helpers.push([layoutPy(pyCallExpr(`def ${name}`, params), 0, '', ` ${returns}:`), ...body].join('\n'));
+    this.helpers.push(
+      [layoutPy(pyCallExpr(`def ${name}`, params), 0, '', ` ${returns}:`), ...body].join('\n'),
+    );
     return name;
   }
 
   private refCheck(ref: string, at: string): string {
     const name = ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : null;
-    if (!name || !(name in this.definitions)) throw new Error(`py-validators: unresolvable $ref "${ref}" at ${at}`);
+    if (!name || !(name in this.definitions))
+      throw new Error(`py-validators: unresolvable $ref "${ref}" at ${at}`);
     return PyValidatorCompiler.checkName(name);
   }
 
   private call(check: string, s: Scope): string[] {
-    if (s.mode === 'test') return [`${s.indent}if not _passes(${check}, ${s.value}):`, `${s.indent}    return False`];
+    if (s.mode === 'test')
+      return [`${s.indent}if not _passes(${check}, ${s.value}):`, `${s.indent}    return False`];
     return [layoutPy(pyCallExpr(check, [s.value, pointerExpr(s.pointer), 'out']), s.indent.length)];
   }
 
@@ -258,7 +415,10 @@ export class PyValidatorCompiler {
 
   private fail(s: Scope, message: string): string {
     if (s.mode === 'test') return `${s.indent}return False`;
-    return layoutPy(pyCallExpr('out.append', [pyTupleExpr([pointerExpr(s.pointer), pyStr(message)])]), s.indent.length);
+    return layoutPy(
+      pyCallExpr('out.append', [pyTupleExpr([pointerExpr(s.pointer), pyStr(message)])]),
+      s.indent.length,
+    );
   }
 
   private typeTest(type: string, s: Scope): string {
@@ -269,26 +429,32 @@ export class PyValidatorCompiler {
 
   /** A test that holds when `value` is none of `allowed` (JSON equality: `True` is not `1`). */
   private differs(value: string, allowed: unknown[]): string {
-    if (allowed.length === 1 && typeof allowed[0] === 'string') return `${value} != ${pyStr(allowed[0])}`;
+    if (allowed.length === 1 && typeof allowed[0] === 'string')
+      return `${value} != ${pyStr(allowed[0])}`;
     if (allowed.every((a) => typeof a === 'string')) {
-      const set = this.constant('_STRINGS', `frozenset(${pyTupleText(allowed.map((a) => pyStr(a as string)))})`);
+      const set = this.constant(
+        '_STRINGS',
+        pyCallExpr('frozenset', [pyTupleExpr(allowed.map((a) => pyStr(a as string)))]),
+      );
       return `not (isinstance(${value}, str) and ${value} in ${set})`;
     }
-    this.usesJsonEquality = true;
-    return `not _json_in(${value}, ${this.constant('_VALUES', pyTupleText(allowed.map(pyLiteral)))})`;
+    this.uses.add('json-equality');
+    return `not _json_in(${value}, ${this.constant('_VALUES', pyTupleExpr(allowed.map(pyLiteral)))})`;
   }
 
   private pattern(pattern: string): string {
     const python = pythonPattern(pattern);
-    const literal = !python.includes('"') && !python.endsWith('\\') ? `r"${python}"` : pyStr(python);
+    const literal =
+      !python.includes('"') && !python.endsWith('\\') ? `r"${python}"` : pyStr(python);
     return this.constant('_PATTERN', `re.compile(${literal}, re.ASCII)`);
   }
 
-  private constant(prefix: string, expression: string): string {
-    const known = this.constantNames.get(expression);
+  private constant(prefix: string, expression: PyExpr): string {
+    const key = flatPy(expression);
+    const known = this.constantNames.get(key);
     if (known) return known;
     const name = `${prefix}_${this.constantNames.size}`;
-    this.constantNames.set(expression, name);
+    this.constantNames.set(key, name);
     this.constants.push(layoutPy(expression, 0, `${name}: Final = `));
     return name;
   }
@@ -308,11 +474,13 @@ export function pointerExpr(pointer: Pointer): string {
   if (pointer.length === 0) return '""';
   const parts = pointer.map((part) => ({ ...part, text: part.isVar ? part.text : part.text }));
   if (parts.length === 1 && parts[0]?.isVar) return parts[0].text;
-  if (parts.length === 2 && parts[0]?.isVar && parts[1] && !parts[1].isVar) return `${parts[0].text} + ${pyStr(parts[1].text)}`;
+  if (parts.length === 2 && parts[0]?.isVar && parts[1] && !parts[1].isVar)
+    return `${parts[0].text} + ${pyStr(parts[1].text)}`;
   const body = parts
     .map((part, i) => {
       if (part.isVar) return `${i > 0 ? '/' : ''}{${part.text}}`;
-      if (/["'\\{}\n]/.test(part.text)) throw new Error(`py-validators: property name in ${part.text} needs escaping`);
+      if (/["'\\{}\n]/.test(part.text))
+        throw new Error(`py-validators: property name in ${part.text} needs escaping`);
       return part.text;
     })
     .join('');
@@ -324,7 +492,8 @@ function pyTupleText(items: readonly string[]): string {
 }
 
 function num(value: unknown): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`py-validators: ${String(value)} is not a number`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new Error(`py-validators: ${String(value)} is not a number`);
   return String(value);
 }
 

@@ -1,16 +1,24 @@
-// The fixed part of validators.py: imports and the run-time helpers the compiled checks call.
-export const VALIDATORS_PRELUDE = `from __future__ import annotations
+// The fixed parts of validators.py: imports and the run-time helpers the compiled checks call.
+// Optional helpers are printed only when a compiled check uses them, so ruff finds nothing unused.
 
-import math
-import re
-from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeAlias
+/** Import lines; `uses` holds the optional helpers the compiled checks need. */
+export function validatorImports(uses: ReadonlySet<string>): string {
+  const modules = ['binascii', 'math', 're'].filter(
+    (m) => m === 'math' || uses.has(m === 'binascii' ? 'base64' : m),
+  );
+  return [
+    'from __future__ import annotations',
+    '',
+    ...(uses.has('base64') ? ['import base64'] : []),
+    ...modules.map((m) => `import ${m}`),
+    'from collections.abc import Callable, Mapping',
+    'from typing import Any, Final, TypeAlias, TypeGuard',
+    '',
+    'from dsh_sdk._gen.models import Violation',
+  ].join('\n');
+}
 
-from typing_extensions import TypeGuard
-
-from dsh_sdk._gen.models import Violation
-
-_Out: TypeAlias = list[tuple[str, str]]
+export const VALIDATORS_PRELUDE = `_Out: TypeAlias = list[tuple[str, str]]
 _Check: TypeAlias = Callable[[Any, str, _Out], None]
 Validator: TypeAlias = Callable[[object], list[Violation]]
 """A validator: every violation of a value, in schema order; empty when it is valid."""
@@ -57,10 +65,17 @@ def _run(check: _Check, value: object) -> list[Violation]:
     check(value, "", out)
     if not out:
         return []
-    # ajv may report one problem twice (a value checked by two subschemas); keep the first.
+    # One problem can be reported twice (a value checked by two subschemas); keep the first.
     return [Violation(pointer=pointer, message=message) for pointer, message in dict.fromkeys(out)]`;
 
-/** Only printed when a `const` or `enum` holds something other than strings. */
+/** Canonical padded base64, as the TypeScript check: decoding and re-encoding gives the same text. */
+export const BASE64_HELPER = `def _is_canonical_base64(s: str) -> bool:
+    try:
+        return base64.b64encode(base64.b64decode(s, validate=True)).decode("ascii") == s
+    except (binascii.Error, ValueError):
+        return False`;
+
+/** JSON equality for a non-string \`const\` or \`enum\`: \`True\` is not \`1\`, \`1.0\` is \`1\`. */
 export const JSON_EQUALITY_HELPER = `def _json_equal(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b

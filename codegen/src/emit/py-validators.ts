@@ -9,9 +9,19 @@ import { PY_GEN_DIR } from './emitter.js';
 import { PyFile } from './py-file.js';
 import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
-import { VALIDATORS_PRELUDE, JSON_EQUALITY_HELPER } from './py-validators-prelude.js';
+import {
+  BASE64_HELPER,
+  JSON_EQUALITY_HELPER,
+  validatorImports,
+  VALIDATORS_PRELUDE,
+} from './py-validators-prelude.js';
 import type { ValidatorSpec } from './validator-names.js';
-import { NO_PARAMS_SCHEMA, paramsValidator, resultValidator, validatorSpecs } from './validator-names.js';
+import {
+  NO_PARAMS_SCHEMA,
+  paramsValidator,
+  resultValidator,
+  validatorSpecs,
+} from './validator-names.js';
 
 export const pyValidatorsEmitter: Emitter = {
   name: 'py-validators',
@@ -25,7 +35,11 @@ export function pyValidatorName(spec: ValidatorSpec): string {
   return snakeCase(spec.name);
 }
 
-export function emitValidators(model: Model, bundle: SchemaBundle, path = `${PY_GEN_DIR}/validators.py`) {
+export function emitValidators(
+  model: Model,
+  bundle: SchemaBundle,
+  path = `${PY_GEN_DIR}/validators.py`,
+) {
   const validation = buildValidationBundle(bundle, model);
   const compiler = new PyValidatorCompiler(validation.definitions);
   const checks = Object.entries(validation.definitions).map(([name, schema]) =>
@@ -35,11 +49,24 @@ export function emitValidators(model: Model, bundle: SchemaBundle, path = `${PY_
   const frame = compiler.checkFunction('_check_protocol_frame', { anyOf: validation.anyOf }, '#');
 
   const f = new PyFile(path, 'py-validators');
-  f.raw(pyDocstring(`Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`));
+  f.raw(
+    pyDocstring(
+      `Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`,
+    ),
+  );
+  f.blank();
+  f.raw(validatorImports(compiler.uses));
   f.blank();
   f.raw(VALIDATORS_PRELUDE);
-  if (compiler.usesJsonEquality) f.raw(`\n\n${JSON_EQUALITY_HELPER}`);
-  if (compiler.constants.length > 0) f.blank();
+  for (const [use, helper] of [
+    ['base64', BASE64_HELPER],
+    ['json-equality', JSON_EQUALITY_HELPER],
+  ] as const) {
+    if (!compiler.uses.has(use)) continue;
+    f.blank(2);
+    f.raw(helper);
+  }
+  if (compiler.constants.length > 0) f.blank(2);
   for (const constant of compiler.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
@@ -57,7 +84,9 @@ export function emitValidators(model: Model, bundle: SchemaBundle, path = `${PY_
 function emitPublicValidators(f: PyFile, model: Model): void {
   const specs = validatorSpecs(model);
   for (const spec of specs) {
-    const what = spec.typeName ? `a \`${spec.typeName}\`` : 'the params of a method without params (an object or null)';
+    const what = spec.typeName
+      ? `a value of \`${spec.typeName}\``
+      : 'the params of a method without params (an object or null)';
     const check = spec.typeName ? PyValidatorCompiler.checkName(spec.typeName) : '_check_no_params';
     f.print`def ${pyValidatorName(spec)}(value: object) -> list[Violation]:`;
     f.raw(pyDocstring(`Checks ${what}; returns every violation, none when it is valid.`, '    '));
@@ -65,14 +94,21 @@ function emitPublicValidators(f: PyFile, model: Model): void {
     f.blank(2);
   }
   f.print`def validate_protocol_frame(value: object) -> list[Violation]:`;
-  f.raw(pyDocstring('Checks any frame of the protocol; returns every violation, none when it is valid.', '    '));
+  f.raw(
+    pyDocstring(
+      'Checks any frame of the protocol; returns every violation, none when it is valid.',
+      '    ',
+    ),
+  );
   f.print`    return _run(_check_protocol_frame, value)`;
 }
 
 function emitMethodTables(f: PyFile, model: Model): void {
   f.print`PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {`;
   for (const method of model.methods) {
-    f.raw(layoutPy(pyValidatorName(paramsValidator(method)), 4, `${pyStr(method.wireName)}: `, ','));
+    f.raw(
+      layoutPy(pyValidatorName(paramsValidator(method)), 4, `${pyStr(method.wireName)}: `, ','),
+    );
   }
   f.print`}`;
   f.raw(pyDocstring('The params validator of every method, by wire method name.'));
@@ -88,7 +124,9 @@ function emitMethodTables(f: PyFile, model: Model): void {
 
 /** The output must already be as `ruff format` prints it; a line it would wrap is a generator bug. */
 function assertLineLengths(content: string, path: string): void {
-  const long = content.split('\n').filter((line) => line.length > PY_LINE_LENGTH && !/^\s*("""|# )/.test(line));
-  if (long.length > 0) throw new Error(`py-validators: ${path} has lines ruff format would wrap:\n${long.join('\n')}`);
+  const long = content
+    .split('\n')
+    .filter((line) => line.length > PY_LINE_LENGTH && !/^\s*("""|# )/.test(line));
+  if (long.length > 0)
+    throw new Error(`py-validators: ${path} has lines ruff format would wrap:\n${long.join('\n')}`);
 }
-

@@ -54,7 +54,9 @@ export function conversionOfType(name: string, bundle: SchemaBundle, model: Mode
   if (!schema) throw new Error(`py-bindings: unknown definition ${name}`);
   if (model.types.find((t) => t.name === name)?.union) return { kind: 'union', typeName: name };
   if (Array.isArray(schema['anyOf']) || Array.isArray(schema['oneOf'])) {
-    throw new Error(`py-bindings: ${name} is an anyOf/oneOf without x-discriminator; the codec cannot decode it`);
+    throw new Error(
+      `py-bindings: ${name} is an anyOf/oneOf without x-discriminator; the codec cannot decode it`,
+    );
   }
   if (schema['type'] === 'object') return { kind: 'object', typeName: name };
   return conversionOf(schema, bundle, model);
@@ -67,7 +69,9 @@ export function conversionOf(node: unknown, bundle: SchemaBundle, model: Model):
   const target = refName(schema) ?? singleAllOfRef(schema);
   if (target) return conversionOfType(target, bundle, model);
   if (Array.isArray(schema['anyOf']) || Array.isArray(schema['oneOf'])) {
-    throw new Error('py-bindings: an inline anyOf/oneOf cannot be decoded; name it as a union type in the IDL');
+    throw new Error(
+      'py-bindings: an inline anyOf/oneOf cannot be decoded; name it as a union type in the IDL',
+    );
   }
   if (schema['type'] === 'array' && schema['items'] !== undefined) {
     const items = conversionOf(schema['items'], bundle, model);
@@ -175,7 +179,13 @@ function emitUnions(f: PyFile, model: Model): void {
     const unknown = flat.find((v) => v.tag === null);
     const variants = flat
       .filter((v) => v.tag !== null)
-      .map((v) => pyCallExpr('VariantInfo', [pyStr(v.tag ?? ''), pyTupleExpr(v.select.map(pyStr)), pyStr(v.typeName)]));
+      .map((v) =>
+        pyCallExpr('VariantInfo', [
+          pyStr(v.tag ?? ''),
+          pyTupleExpr(v.select.map(pyStr)),
+          pyStr(v.typeName),
+        ]),
+      );
     const info = pyCallExpr('UnionInfo', [
       `discriminator=${pyStr(type.union.discriminator)}`,
       { ...pyTupleExpr(variants), head: 'variants=(' },
@@ -185,13 +195,19 @@ function emitUnions(f: PyFile, model: Model): void {
     f.raw(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
   }
   f.print`}`;
-  f.raw(pyDocstring('Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.'));
+  f.raw(
+    pyDocstring(
+      'Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.',
+    ),
+  );
 }
 
 function emitTypes(f: PyFile, model: Model, bundle: SchemaBundle): void {
   f.print`TYPES: Final[Mapping[str, Conversion]] = {`;
   for (const name of Object.keys(bundle.definitions)) {
-    f.raw(layoutPy(pyConversion(conversionOfType(name, bundle, model)), 4, `${pyStr(name)}: `, ','));
+    f.raw(
+      layoutPy(pyConversion(conversionOfType(name, bundle, model)), 4, `${pyStr(name)}: `, ','),
+    );
   }
   f.print`}`;
   f.raw(pyDocstring('How a value of every named type converts, by type name.'));

@@ -37,18 +37,23 @@ function emitErrorCodes(f: GeneratedFile, model: Model): void {
     f.print`  ${pascalCase(e.name)}: ${e.code},`;
   }
   f.print`} as const;`;
-  f.raw(f.jsdoc('One of the protocol\'s error codes.'));
+  f.raw(f.jsdoc("One of the protocol's error codes."));
   f.print`export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`;
   f.blank();
   f.raw(f.jsdoc('The standard `message` of each error code.'));
   f.print`export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {`;
-  for (const e of model.errors) f.print`  [ErrorCode.${pascalCase(e.name)}]: ${f.string(e.message)},`;
+  for (const e of model.errors)
+    f.print`  [ErrorCode.${pascalCase(e.name)}]: ${f.string(e.message)},`;
   f.print`};`;
   f.blank();
 }
 
 function emitDiagnosticReasons(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('Why a transport ignored a line or a message. Reported to the diagnostics observer, never thrown.'));
+  f.raw(
+    f.jsdoc(
+      'Why a transport ignored a line or a message. Reported to the diagnostics observer, never thrown.',
+    ),
+  );
   f.print`export type DiagnosticReason =`;
   for (const d of model.diagnostics) {
     f.raw(f.jsdoc(d.description, '  '));

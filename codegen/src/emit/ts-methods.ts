@@ -42,7 +42,9 @@ function emitMethodConstants(f: GeneratedFile, model: Model): void {
 }
 
 function emitRequestMap(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('Params and result of every client → server request, indexed by wire method name.'));
+  f.raw(
+    f.jsdoc('Params and result of every client → server request, indexed by wire method name.'),
+  );
   f.print`export interface HarnessSdkRequestMap {`;
   for (const m of requests(model)) {
     f.raw(f.jsdoc(m.description, '  '));

@@ -47,9 +47,14 @@ function emitImports(f: GeneratedFile, model: Model): void {
 
 function emitClient(f: GeneratedFile, model: Model): void {
   const { requests: calls, notifications: events } = clientNames(model);
-  f.raw(f.jsdoc('The client end: a typed method per client → server request and a subscription per server → client notification.\nResults are checked against the schema; a result that breaks it rejects with `ProtocolError`.'));
+  f.raw(
+    f.jsdoc(
+      'The client end: a typed method per client → server request and a subscription per server → client notification.\nResults are checked against the schema; a result that breaks it rejects with `ProtocolError`.',
+    ),
+  );
   f.print`export class HarnessSdkClientPeer {`;
-  for (const m of events) f.print`  readonly #${m.name}: NotificationFanout<${m.params ?? 'undefined'}>;`;
+  for (const m of events)
+    f.print`  readonly #${m.name}: NotificationFanout<${m.params ?? 'undefined'}>;`;
   f.print`  readonly #validate: boolean;`;
   f.blank();
   f.print`  constructor(private readonly transport: PeerTransport, options: PeerOptions = {}) {`;
@@ -61,7 +66,12 @@ function emitClient(f: GeneratedFile, model: Model): void {
   for (const m of calls) emitClientRequest(f, m);
   for (const m of events) {
     f.blank();
-    f.raw(f.jsdoc(`Subscribes to \`${m.wireName}\`: ${m.description}\nReturns the function that unsubscribes.`, '  '));
+    f.raw(
+      f.jsdoc(
+        `Subscribes to \`${m.wireName}\`: ${m.description}\nReturns the function that unsubscribes.`,
+        '  ',
+      ),
+    );
     f.print`  on${pascalCase(m.name)}(handler: (params: ${m.params ?? 'undefined'}) => void): () => void {`;
     f.print`    return this.#${m.name}.subscribe(handler);`;
     f.print`  }`;
@@ -72,7 +82,9 @@ function emitClient(f: GeneratedFile, model: Model): void {
 
 function emitClientRequest(f: GeneratedFile, m: Method): void {
   const result = resultValidator(m);
-  const args = m.params ? `params: ${m.params}, options?: RequestOptions` : 'options?: RequestOptions';
+  const args = m.params
+    ? `params: ${m.params}, options?: RequestOptions`
+    : 'options?: RequestOptions';
   f.blank();
   f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
   f.print`  async ${m.name}(${args}): Promise<${m.result ?? 'void'}> {`;
@@ -82,7 +94,11 @@ function emitClientRequest(f: GeneratedFile, m: Method): void {
 }
 
 function emitHandlers(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('What a server implements: one handler per client → server request. Params arrive already checked against the schema.'));
+  f.raw(
+    f.jsdoc(
+      'What a server implements: one handler per client → server request. Params arrive already checked against the schema.',
+    ),
+  );
   f.print`export interface HarnessSdkRequestHandlers {`;
   for (const m of clientNames(model).requests) {
     const params = m.params ? `params: ${m.params}, ` : '';
@@ -94,7 +110,11 @@ function emitHandlers(f: GeneratedFile, model: Model): void {
 }
 
 function emitServer(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('The server end\'s outbound surface: a typed notify method per server → client notification.'));
+  f.raw(
+    f.jsdoc(
+      "The server end's outbound surface: a typed notify method per server → client notification.",
+    ),
+  );
   f.print`export class HarnessSdkServerPeer {`;
   f.print`  constructor(`;
   f.print`    private readonly transport: PeerTransport,`;
@@ -113,7 +133,11 @@ function emitServer(f: GeneratedFile, model: Model): void {
 }
 
 function emitServe(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('Serves the protocol on `transport` with `handlers`: params that break the schema are answered `-32602`,\nlisting every violation, before any handler runs.'));
+  f.raw(
+    f.jsdoc(
+      'Serves the protocol on `transport` with `handlers`: params that break the schema are answered `-32602`,\nlisting every violation, before any handler runs.',
+    ),
+  );
   f.print`export function serveHarnessSdk(transport: PeerTransport, handlers: HarnessSdkRequestHandlers, options: PeerOptions = {}): HarnessSdkServerPeer {`;
   f.print`  const validate = options.validate ?? true;`;
   f.print`  const disposers = [`;

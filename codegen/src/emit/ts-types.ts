@@ -22,7 +22,11 @@ export const tsTypesEmitter: Emitter = {
     const { definitions, ...root } = bundle;
     const declared = new Map<string, string>();
     const compileOne = async (schema: object, name: string) => {
-      const source = await compile({ ...structuredClone(schema), definitions: structuredClone(definitions) } as never, name, OPTIONS);
+      const source = await compile(
+        { ...structuredClone(schema), definitions: structuredClone(definitions) } as never,
+        name,
+        OPTIONS,
+      );
       for (const declaration of splitDeclarations(source)) {
         if (!declared.has(declaration.name)) declared.set(declaration.name, declaration.text);
       }

@@ -23,7 +23,8 @@ function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
     schemaType: 'string',
     error: { message: 'must be canonical padded base64' },
     code(cxt) {
-      if (cxt.schema !== 'base64') throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
+      if (cxt.schema !== 'base64')
+        throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
       cxt.fail(_`Buffer.from(${cxt.data}, 'base64').toString('base64') !== ${cxt.data}`);
     },
   });
@@ -62,7 +63,9 @@ export const tsValidatorsEmitter: Emitter = {
     const typeNames = specs.filter((s) => s.typeName).map((s) => s.tsType);
     dts.print`import type { ${[...typeNames, 'ProtocolFrame'].join(', ')} } from './types.gen.js';`;
     dts.blank();
-    dts.raw(dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'));
+    dts.raw(
+      dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
+    );
     dts.print`export interface ValidationError {`;
     dts.print`  instancePath: string;`;
     dts.print`  schemaPath: string;`;
@@ -70,14 +73,20 @@ export const tsValidatorsEmitter: Emitter = {
     dts.print`  params: Record<string, unknown>;`;
     dts.print`  message?: string;`;
     dts.print`}`;
-    dts.raw(dts.jsdoc('A precompiled validator: a type guard whose `errors` lists every violation of the last call.'));
+    dts.raw(
+      dts.jsdoc(
+        'A precompiled validator: a type guard whose `errors` lists every violation of the last call.',
+      ),
+    );
     dts.print`export interface Validator<T> {`;
     dts.print`  (value: unknown): value is T;`;
     dts.print`  errors?: ValidationError[] | null;`;
     dts.print`}`;
     dts.blank();
     for (const spec of specs) {
-      const what = spec.typeName ? `a \`${spec.typeName}\`` : 'params of a method without params (an object or null)';
+      const what = spec.typeName
+        ? `a \`${spec.typeName}\``
+        : 'params of a method without params (an object or null)';
       dts.raw(dts.jsdoc(`Checks ${what}.`));
       dts.print`export declare const ${spec.name}: Validator<${spec.tsType}>;`;
     }

@@ -14,11 +14,17 @@ export interface ValidatorSpec {
 export function paramsValidator(method: Method): ValidatorSpec {
   return method.params
     ? { name: `validate${method.params}`, typeName: method.params, tsType: method.params }
-    : { name: `validate${pascalCase(method.name)}Params`, typeName: null, tsType: 'Record<string, unknown> | null' };
+    : {
+        name: `validate${pascalCase(method.name)}Params`,
+        typeName: null,
+        tsType: 'Record<string, unknown> | null',
+      };
 }
 
 export function resultValidator(method: Method): ValidatorSpec | null {
-  return method.result ? { name: `validate${method.result}`, typeName: method.result, tsType: method.result } : null;
+  return method.result
+    ? { name: `validate${method.result}`, typeName: method.result, tsType: method.result }
+    : null;
 }
 
 /** Every validator, in IDL method order, without duplicates. */

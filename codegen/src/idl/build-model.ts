@@ -128,5 +128,7 @@ function enumValues(schema: SchemaNode): TypeDef['values'] {
   const known = schema['x-known-values'] as Record<string, string> | undefined;
   if (known) return Object.entries(known).map(([value, description]) => ({ value, description }));
   const values = schema['enum'];
-  return Array.isArray(values) ? values.map((value) => ({ value: String(value), description: null })) : [];
+  return Array.isArray(values)
+    ? values.map((value) => ({ value: String(value), description: null }))
+    : [];
 }

@@ -28,7 +28,11 @@ export function checkIdl(raw: RawIdl): Finding[] {
       walkSchema(schema, at, true, typeHome, findings);
       checkUnion(name, schema, at, raw, findings);
       if (schema['x-constant'] !== undefined && schema['const'] === undefined) {
-        findings.push({ pointer: `${at}/x-constant`, message: 'x-constant on a type without `const`', hint: 'add a `const` value or remove x-constant' });
+        findings.push({
+          pointer: `${at}/x-constant`,
+          message: 'x-constant on a type without `const`',
+          hint: 'add a `const` value or remove x-constant',
+        });
       }
     }
   }
@@ -44,7 +48,12 @@ function locateTypes(raw: RawIdl, findings: Finding[]): Map<string, string> {
     for (const name of Object.keys(raw[section])) {
       const at = `/${section}/${name}`;
       const earlier = home.get(name);
-      if (earlier) findings.push({ pointer: at, message: `type "${name}" is also defined at ${earlier}`, hint: 'rename one of them or delete the duplicate' });
+      if (earlier)
+        findings.push({
+          pointer: at,
+          message: `type "${name}" is also defined at ${earlier}`,
+          hint: 'rename one of them or delete the duplicate',
+        });
       else home.set(name, at);
     }
   }
@@ -58,19 +67,38 @@ function checkMethods(raw: RawIdl, typeHome: Map<string, string>, findings: Find
   raw.methods.forEach((m, i) => {
     const at = `/methods/${i}`;
     const firstName = names.get(m.name);
-    if (firstName !== undefined) findings.push({ pointer: `${at}/name`, message: `method name "${m.name}" is already used by /methods/${firstName}`, hint: 'give every method a unique `name`' });
+    if (firstName !== undefined)
+      findings.push({
+        pointer: `${at}/name`,
+        message: `method name "${m.name}" is already used by /methods/${firstName}`,
+        hint: 'give every method a unique `name`',
+      });
     else names.set(m.name, i);
     const firstWire = wireNames.get(m.method);
-    if (firstWire !== undefined) findings.push({ pointer: `${at}/method`, message: `wire method "${m.method}" is already used by /methods/${firstWire}`, hint: 'give every method a unique `method`' });
+    if (firstWire !== undefined)
+      findings.push({
+        pointer: `${at}/method`,
+        message: `wire method "${m.method}" is already used by /methods/${firstWire}`,
+        hint: 'give every method a unique `method`',
+      });
     else wireNames.set(m.method, i);
     for (const key of ['params', 'result'] as const) {
       const typeName = m[key];
       if (typeof typeName === 'string' && !typeHome.has(typeName)) {
-        findings.push({ pointer: `${at}/${key}`, message: `unknown type "${typeName}"`, hint: `define "${typeName}" under /types, or name an existing type` });
+        findings.push({
+          pointer: `${at}/${key}`,
+          message: `unknown type "${typeName}"`,
+          hint: `define "${typeName}" under /types, or name an existing type`,
+        });
       }
     }
     (m.errors ?? []).forEach((e, j) => {
-      if (!errorNames.has(e)) findings.push({ pointer: `${at}/errors/${j}`, message: `unknown error "${e}"`, hint: `use one of: ${[...errorNames].join(', ')}` });
+      if (!errorNames.has(e))
+        findings.push({
+          pointer: `${at}/errors/${j}`,
+          message: `unknown error "${e}"`,
+          hint: `use one of: ${[...errorNames].join(', ')}`,
+        });
     });
   });
 }
@@ -79,22 +107,48 @@ function checkErrors(raw: RawIdl, typeHome: Map<string, string>, findings: Findi
   const codes = new Map<number, string>();
   const names = new Set<string>();
   raw.errors.forEach((e, i) => {
-    if (names.has(e.name)) findings.push({ pointer: `/errors/${i}/name`, message: `error name "${e.name}" is defined twice`, hint: 'give every error a unique name' });
+    if (names.has(e.name))
+      findings.push({
+        pointer: `/errors/${i}/name`,
+        message: `error name "${e.name}" is defined twice`,
+        hint: 'give every error a unique name',
+      });
     names.add(e.name);
     const other = codes.get(e.code);
-    if (other) findings.push({ pointer: `/errors/${i}/code`, message: `code ${e.code} is already used by "${other}"`, hint: 'give every error a unique code' });
+    if (other)
+      findings.push({
+        pointer: `/errors/${i}/code`,
+        message: `code ${e.code} is already used by "${other}"`,
+        hint: 'give every error a unique code',
+      });
     codes.set(e.code, e.name);
-    if (e.data && !typeHome.has(e.data)) findings.push({ pointer: `/errors/${i}/data`, message: `unknown type "${e.data}"`, hint: `define "${e.data}" under /errorData` });
+    if (e.data && !typeHome.has(e.data))
+      findings.push({
+        pointer: `/errors/${i}/data`,
+        message: `unknown type "${e.data}"`,
+        hint: `define "${e.data}" under /errorData`,
+      });
   });
   const reasons = new Set<string>();
   raw.diagnostics.forEach((d, i) => {
-    if (reasons.has(d.reason)) findings.push({ pointer: `/diagnostics/${i}/reason`, message: `reason "${d.reason}" is defined twice`, hint: 'remove the duplicate' });
+    if (reasons.has(d.reason))
+      findings.push({
+        pointer: `/diagnostics/${i}/reason`,
+        message: `reason "${d.reason}" is defined twice`,
+        hint: 'remove the duplicate',
+      });
     reasons.add(d.reason);
   });
 }
 
 /** Checks every `$ref` and forbids anonymous object types below the top of a type. */
-function walkSchema(node: unknown, at: string, isTop: boolean, typeHome: Map<string, string>, findings: Finding[]): void {
+function walkSchema(
+  node: unknown,
+  at: string,
+  isTop: boolean,
+  typeHome: Map<string, string>,
+  findings: Finding[],
+): void {
   if (Array.isArray(node)) {
     node.forEach((item, i) => walkSchema(item, `${at}/${i}`, false, typeHome, findings));
     return;
@@ -104,11 +158,25 @@ function walkSchema(node: unknown, at: string, isTop: boolean, typeHome: Map<str
   const ref = schema['$ref'];
   if (typeof ref === 'string') {
     const name = refName(schema);
-    if (name === null) findings.push({ pointer: `${at}/$ref`, message: `reference "${ref}" does not start with ${REF_PREFIX}`, hint: `write references as "${REF_PREFIX}<TypeName>"` });
-    else if (!typeHome.has(name)) findings.push({ pointer: `${at}/$ref`, message: `reference to unknown type "${name}"`, hint: `define "${name}" under /types or /vocabulary, or fix the name` });
+    if (name === null)
+      findings.push({
+        pointer: `${at}/$ref`,
+        message: `reference "${ref}" does not start with ${REF_PREFIX}`,
+        hint: `write references as "${REF_PREFIX}<TypeName>"`,
+      });
+    else if (!typeHome.has(name))
+      findings.push({
+        pointer: `${at}/$ref`,
+        message: `reference to unknown type "${name}"`,
+        hint: `define "${name}" under /types or /vocabulary, or fix the name`,
+      });
   }
   if (!isTop && schema['properties'] !== undefined) {
-    findings.push({ pointer: at, message: 'anonymous object type', hint: 'move this object to a named type under /types or /vocabulary and refer to it with $ref, so every language gets the same class name' });
+    findings.push({
+      pointer: at,
+      message: 'anonymous object type',
+      hint: 'move this object to a named type under /types or /vocabulary and refer to it with $ref, so every language gets the same class name',
+    });
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'examples' || key === 'const' || key === 'enum' || key.startsWith('x-')) continue;
@@ -117,7 +185,11 @@ function walkSchema(node: unknown, at: string, isTop: boolean, typeHome: Map<str
         const propAt = `${at}/properties/${pathToPointer([prop]).slice(1)}`;
         if (typeof propSchema !== 'object') continue; // `false`: the property must be absent
         if (refName(propSchema) === null && typeof propSchema['description'] !== 'string') {
-          findings.push({ pointer: propAt, message: `property "${prop}" has no description`, hint: 'add a "description": it becomes the doc comment in every language' });
+          findings.push({
+            pointer: propAt,
+            message: `property "${prop}" has no description`,
+            hint: 'add a "description": it becomes the doc comment in every language',
+          });
         }
         walkSchema(propSchema, propAt, false, typeHome, findings);
       }
@@ -127,12 +199,22 @@ function walkSchema(node: unknown, at: string, isTop: boolean, typeHome: Map<str
   }
 }
 
-function checkUnion(name: string, schema: SchemaNode, at: string, raw: RawIdl, findings: Finding[]): void {
+function checkUnion(
+  name: string,
+  schema: SchemaNode,
+  at: string,
+  raw: RawIdl,
+  findings: Finding[],
+): void {
   const options = schema['anyOf'];
   if (!Array.isArray(options)) return;
   const discriminator = schema['x-discriminator'];
   if (typeof discriminator !== 'string') {
-    findings.push({ pointer: `${at}/anyOf`, message: `union "${name}" has no x-discriminator`, hint: 'add "x-discriminator": "<property>" naming the property whose value tells the variants apart' });
+    findings.push({
+      pointer: `${at}/anyOf`,
+      message: `union "${name}" has no x-discriminator`,
+      hint: 'add "x-discriminator": "<property>" naming the property whose value tells the variants apart',
+    });
     return;
   }
   let unknownCount = 0;
@@ -140,24 +222,49 @@ function checkUnion(name: string, schema: SchemaNode, at: string, raw: RawIdl, f
     const variantName = refName(option);
     const optionAt = `${at}/anyOf/${i}`;
     if (variantName === null) {
-      findings.push({ pointer: optionAt, message: 'union variant is not a $ref', hint: 'define the variant as a named type and refer to it with $ref; its name becomes the class name' });
+      findings.push({
+        pointer: optionAt,
+        message: 'union variant is not a $ref',
+        hint: 'define the variant as a named type and refer to it with $ref; its name becomes the class name',
+      });
       return;
     }
     const variant = TYPE_SECTIONS.map((s) => raw[s][variantName]).find((v) => v !== undefined);
     if (!variant) return;
     if (variant['x-unknown-variant'] === true) {
       unknownCount++;
-      if (i !== options.length - 1) findings.push({ pointer: optionAt, message: 'the unknown variant is not last', hint: 'move the unknown variant to the end of anyOf' });
+      if (i !== options.length - 1)
+        findings.push({
+          pointer: optionAt,
+          message: 'the unknown variant is not last',
+          hint: 'move the unknown variant to the end of anyOf',
+        });
       return;
     }
-    const tag = ((variant['properties'] ?? {}) as Record<string, SchemaNode>)[discriminator]?.['const'];
+    const tag = ((variant['properties'] ?? {}) as Record<string, SchemaNode>)[discriminator]?.[
+      'const'
+    ];
     if (typeof tag !== 'string' && !Array.isArray(variant['anyOf'])) {
-      findings.push({ pointer: optionAt, message: `variant "${variantName}" has no string const for "${discriminator}"`, hint: `give ${variantName}.properties.${discriminator} a "const" value` });
+      findings.push({
+        pointer: optionAt,
+        message: `variant "${variantName}" has no string const for "${discriminator}"`,
+        hint: `give ${variantName}.properties.${discriminator} a "const" value`,
+      });
     }
   });
   const isOpen = schema['x-open'] === true;
-  if (isOpen && unknownCount !== 1) findings.push({ pointer: `${at}/x-open`, message: `open union "${name}" needs exactly one variant with "x-unknown-variant": true (has ${unknownCount})`, hint: 'add a named Unknown… variant last, or drop x-open' });
-  if (!isOpen && unknownCount > 0) findings.push({ pointer: `${at}/anyOf`, message: `closed union "${name}" has an unknown variant`, hint: 'add "x-open": true or remove the unknown variant' });
+  if (isOpen && unknownCount !== 1)
+    findings.push({
+      pointer: `${at}/x-open`,
+      message: `open union "${name}" needs exactly one variant with "x-unknown-variant": true (has ${unknownCount})`,
+      hint: 'add a named Unknown… variant last, or drop x-open',
+    });
+  if (!isOpen && unknownCount > 0)
+    findings.push({
+      pointer: `${at}/anyOf`,
+      message: `closed union "${name}" has an unknown variant`,
+      hint: 'add "x-open": true or remove the unknown variant',
+    });
 }
 
 function checkUnused(raw: RawIdl, typeHome: Map<string, string>, findings: Finding[]): void {
@@ -174,7 +281,12 @@ function checkUnused(raw: RawIdl, typeHome: Map<string, string>, findings: Findi
   }
   for (const e of raw.errors) visit(e.data);
   for (const [name, at] of typeHome) {
-    if (!reached.has(name)) findings.push({ pointer: at, message: `type "${name}" is not used by any method or error`, hint: 'refer to it from a payload, or delete it' });
+    if (!reached.has(name))
+      findings.push({
+        pointer: at,
+        message: `type "${name}" is not used by any method or error`,
+        hint: 'refer to it from a payload, or delete it',
+      });
   }
 }
 
@@ -183,7 +295,8 @@ function collectRefs(node: unknown, into: string[] = []): string[] {
   else if (typeof node === 'object' && node !== null) {
     const name = refName(node);
     if (name) into.push(name);
-    for (const [key, value] of Object.entries(node)) if (key !== 'examples') collectRefs(value, into);
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'examples') collectRefs(value, into);
   }
   return into;
 }
@@ -192,13 +305,16 @@ function checkExamples(model: Model, typeHome: Map<string, string>, findings: Fi
   const ajv = new Ajv({ allErrors: true, strict: false });
   ajv.addSchema(buildSchemaBundle(model));
   for (const type of model.types) {
-    const validate = ajv.getSchema(`https://dsh-sdk.dev/protocol.schema.json#/definitions/${type.name}`);
+    const validate = ajv.getSchema(
+      `https://dsh-sdk.dev/protocol.schema.json#/definitions/${type.name}`,
+    );
     type.examples.forEach((example, i) => {
       if (validate && !validate(example)) {
         const first = validate.errors?.[0];
         findings.push({
           pointer: `${typeHome.get(type.name) ?? ''}/examples/${i}`,
-          message: `example does not match ${type.name}: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim(),
+          message:
+            `example does not match ${type.name}: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim(),
           hint: 'fix the example or the schema so they agree',
         });
       }

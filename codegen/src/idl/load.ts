@@ -70,20 +70,41 @@ function toFinding(error: ErrorObject): Finding {
         hint: 'remove it or fix its spelling; extensions to a type schema start with "x-"',
       };
     case 'false schema':
-      return { pointer: error.instancePath, message: 'this member is not allowed here', hint: 'remove it (notifications have no `result` or `errors`)' };
+      return {
+        pointer: error.instancePath,
+        message: 'this member is not allowed here',
+        hint: 'remove it (notifications have no `result` or `errors`)',
+      };
     case 'not':
-      return { pointer: error.instancePath, message: 'this member is not allowed here', hint: 'remove it; a type\'s title is its name' };
+      return {
+        pointer: error.instancePath,
+        message: 'this member is not allowed here',
+        hint: "remove it; a type's title is its name",
+      };
     case 'pattern':
-      return { pointer: error.instancePath, message: `${error.message ?? 'bad value'}`, hint: describePattern(String(params['pattern'])) };
+      return {
+        pointer: error.instancePath,
+        message: `${error.message ?? 'bad value'}`,
+        hint: describePattern(String(params['pattern'])),
+      };
     case 'enum':
-      return { pointer: error.instancePath, message: 'value is not allowed', hint: `use one of: ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        pointer: error.instancePath,
+        message: 'value is not allowed',
+        hint: `use one of: ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     default:
-      return { pointer: error.instancePath, message: error.message ?? error.keyword, hint: 'see codegen/idl.schema.json for what is expected here' };
+      return {
+        pointer: error.instancePath,
+        message: error.message ?? error.keyword,
+        hint: 'see codegen/idl.schema.json for what is expected here',
+      };
   }
 }
 
 function describePattern(pattern: string): string {
-  if (pattern === '^[A-Z][A-Za-z0-9]*$') return 'type names are PascalCase letters and digits, e.g. "SessionPromptParams"';
+  if (pattern === '^[A-Z][A-Za-z0-9]*$')
+    return 'type names are PascalCase letters and digits, e.g. "SessionPromptParams"';
   if (pattern === '^[a-z][A-Za-z0-9]*$') return 'use a camelCase identifier, e.g. "sessionPrompt"';
   return `the value must match ${pattern}`;
 }

@@ -123,5 +123,7 @@ export const REF_PREFIX = '#/definitions/';
 export function refName(node: unknown): string | null {
   if (typeof node !== 'object' || node === null) return null;
   const ref = (node as SchemaNode)['$ref'];
-  return typeof ref === 'string' && ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : null;
+  return typeof ref === 'string' && ref.startsWith(REF_PREFIX)
+    ? ref.slice(REF_PREFIX.length)
+    : null;
 }

@@ -66,14 +66,20 @@ export function parseIdlSource(path: string, text: string): IdlSource {
   if (firstError || !tree) {
     const at = position(firstError?.offset ?? 0);
     throw new IdlError(path, [
-      { pointer: '', ...at, message: 'not valid JSON', hint: 'fix the JSON syntax at this position' },
+      {
+        pointer: '',
+        ...at,
+        message: 'not valid JSON',
+        hint: 'fix the JSON syntax at this position',
+      },
     ]);
   }
   const locate = (pointer: string) => {
     const segments = pointerToPath(pointer);
     for (let n = segments.length; n >= 0; n--) {
       const node: Node | undefined = findNodeAtLocation(tree, segments.slice(0, n));
-      if (node) return position(node.parent?.type === 'property' ? node.parent.offset : node.offset);
+      if (node)
+        return position(node.parent?.type === 'property' ? node.parent.offset : node.offset);
     }
     return { line: 1, column: 1 };
   };

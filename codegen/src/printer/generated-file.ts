@@ -71,12 +71,17 @@ export class GeneratedFile {
   jsdoc(text: string, indent = ''): string {
     const body = text.replace(/\*\//g, '*\\/').split('\n');
     if (body.length === 1) return `${indent}/** ${body[0]} */`;
-    return [`${indent}/**`, ...body.map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`].join('\n');
+    return [`${indent}/**`, ...body.map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`].join(
+      '\n',
+    );
   }
 
   finish(): OutputFile {
     const header = commentedHeader(this.emitter, this.language);
-    const body = this.lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
+    const body = this.lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd();
     return { path: this.path, language: this.language, content: `${header}\n\n${body}\n` };
   }
 }

@@ -1,5 +1,13 @@
 // Put outputs on disk (only what changed), delete stale generated files, or compare in --check mode.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { OutputFile } from './generated-file.js';
@@ -17,7 +25,11 @@ export interface Drift {
 }
 
 /** Compares outputs with the files under `root` without touching the disk. */
-export function findDrift(root: string, outputs: readonly OutputFile[], locations: GeneratedLocations): Drift[] {
+export function findDrift(
+  root: string,
+  outputs: readonly OutputFile[],
+  locations: GeneratedLocations,
+): Drift[] {
   const drift: Drift[] = [];
   const produced = new Set(outputs.map((o) => o.path));
   for (const output of outputs) {
@@ -27,19 +39,34 @@ export function findDrift(root: string, outputs: readonly OutputFile[], location
     drift.push({
       path: output.path,
       kind: current === null ? 'missing' : 'changed',
-      diff: createTwoFilesPatch(`a/${output.path}`, `b/${output.path}`, current ?? '', output.content, 'committed', 'generated'),
+      diff: createTwoFilesPatch(
+        `a/${output.path}`,
+        `b/${output.path}`,
+        current ?? '',
+        output.content,
+        'committed',
+        'generated',
+      ),
     });
   }
   for (const path of listGenerated(root, locations)) {
     if (!produced.has(path)) {
-      drift.push({ path, kind: 'stale', diff: `${path}: not produced by the generator; it would be deleted\n` });
+      drift.push({
+        path,
+        kind: 'stale',
+        diff: `${path}: not produced by the generator; it would be deleted\n`,
+      });
     }
   }
   return drift;
 }
 
 /** Writes changed outputs and deletes stale files; returns what it did. */
-export function writeOutputs(root: string, outputs: readonly OutputFile[], locations: GeneratedLocations): Drift[] {
+export function writeOutputs(
+  root: string,
+  outputs: readonly OutputFile[],
+  locations: GeneratedLocations,
+): Drift[] {
   const drift = findDrift(root, outputs, locations);
   const byPath = new Map(outputs.map((o) => [o.path, o]));
   for (const d of drift) {

@@ -20,7 +20,11 @@ export type SchemaBundle = {
 const ref = (name: string): SchemaNode => ({ $ref: REF_PREFIX + name });
 
 /** Names of the frame schemas of a method, in the order they are emitted. */
-export function frameNames(method: Method): { request?: string; response?: string; notification?: string } {
+export function frameNames(method: Method): {
+  request?: string;
+  response?: string;
+  notification?: string;
+} {
   const base = pascalCase(method.name);
   return method.kind === 'request'
     ? { request: `${base}RequestFrame`, response: `${base}ResponseFrame` }
@@ -46,7 +50,11 @@ export function buildSchemaBundle(model: Model): SchemaBundle {
 
 function typeSchema(type: TypeDef, model: Model): SchemaNode {
   const { description, examples, ...rest } = type.schema;
-  const schema: Record<string, unknown> = { title: type.name, description, ...lowerRefSiblings(rest) };
+  const schema: Record<string, unknown> = {
+    title: type.name,
+    description,
+    ...lowerRefSiblings(rest),
+  };
   if (type.isUnknownVariant) excludeKnownTags(schema, type, model);
   if (type.kind === 'openEnum') schema['tsType'] = openEnumTsType(type);
   schema['examples'] = examples;
@@ -60,7 +68,10 @@ function typeSchema(type: TypeDef, model: Model): SchemaNode {
 function lowerRefSiblings<T>(node: T): T {
   if (Array.isArray(node)) return node.map(lowerRefSiblings) as T;
   if (typeof node !== 'object' || node === null) return node;
-  const entries = Object.entries(node).map(([k, v]) => [k, k === 'examples' ? v : lowerRefSiblings(v)]);
+  const entries = Object.entries(node).map(([k, v]) => [
+    k,
+    k === 'examples' ? v : lowerRefSiblings(v),
+  ]);
   const lowered = Object.fromEntries(entries) as Record<string, unknown>;
   const { $ref, ...siblings } = lowered;
   if (typeof $ref !== 'string' || Object.keys(siblings).length === 0) return lowered as T;
@@ -84,7 +95,8 @@ export function knownTags(union: TypeDef, model: Model): string[] {
   for (const variant of union.union?.variants ?? []) {
     const target = model.types.find((t) => t.name === variant.typeName);
     if (variant.tag !== null && !tags.includes(variant.tag)) tags.push(variant.tag);
-    if (target?.union) for (const tag of knownTags(target, model)) if (!tags.includes(tag)) tags.push(tag);
+    if (target?.union)
+      for (const tag of knownTags(target, model)) if (!tags.includes(tag)) tags.push(tag);
   }
   return tags;
 }
@@ -123,7 +135,11 @@ function envelopeSchemas(model: Model): Record<string, SchemaNode> {
       description: 'A response that reports a failed request.',
       type: 'object',
       required: ['jsonrpc', 'id', 'error'],
-      properties: { jsonrpc: ref('JsonRpcVersion'), id: ref('RequestId'), error: ref('ResponseError') },
+      properties: {
+        jsonrpc: ref('JsonRpcVersion'),
+        id: ref('RequestId'),
+        error: ref('ResponseError'),
+      },
     },
   };
 }
@@ -149,7 +165,11 @@ function frameSchemas(method: Method): Record<string, SchemaNode> {
       description: `A successful response to \`${method.wireName}\`.`,
       type: 'object',
       required: ['jsonrpc', 'id', 'result'],
-      properties: { jsonrpc: ref('JsonRpcVersion'), id: ref('RequestId'), result: ref(method.result) },
+      properties: {
+        jsonrpc: ref('JsonRpcVersion'),
+        id: ref('RequestId'),
+        result: ref(method.result),
+      },
     };
   }
   if (names.notification) {

@@ -45,6 +45,7 @@ __all__ = [
     "backend",
     "dumps",
     "dumps_line",
+    "line_parsers",
     "loads",
     "set_backend",
 ]
@@ -208,6 +209,14 @@ dumps_line: Callable[[object], bytes] = _dumps_line_json
 """Writes a value as one wire line: compact JSON, UTF-8, followed by `\\n`."""
 
 _backend: JsonBackend = "json"
+_line_parsers: tuple[Callable[[str], Any], Callable[[str], Any] | None] = (_loads_json, None)
+
+
+def line_parsers() -> tuple[Callable[[str], Any], Callable[[str], Any] | None]:
+    """`loads` split in two for a hot loop: `first` parses the common case as fast as it can; when
+    it raises `ValueError`, `second` (when not `None`) takes a second look, and the text is
+    invalid only if that raises too. Together they accept exactly what `loads` accepts."""
+    return _line_parsers
 
 
 def available_backends() -> tuple[JsonBackend, ...]:
@@ -226,14 +235,16 @@ def set_backend(name: JsonBackend) -> JsonBackend:
     Callers that look the functions up on the module (`jsonlib.loads`) see the switch at once;
     the transport looks them up once per chunk of input.
     """
-    global loads, dumps, dumps_line, _backend
+    global loads, dumps, dumps_line, _backend, _line_parsers
     previous = _backend
     if name == "orjson":
         if _orjson is None:
             raise ValueError("orjson is not installed")
         loads, dumps, dumps_line = _loads_orjson, _dumps_orjson, _dumps_line_orjson
+        _line_parsers = (_orjson_loads, _loads_json)
     elif name == "json":
         loads, dumps, dumps_line = _loads_json, _dumps_json, _dumps_line_json
+        _line_parsers = (_loads_json, None)
     else:
         raise ValueError(f"unknown JSON backend {name!r}")
     _backend = name

@@ -208,7 +208,7 @@ class JsonRpcLineTransport:
 
     def _receive(self, entries: list[LineEntry]) -> None:
         """Handles the lines of one chunk. Kept lean: this is the per-line path."""
-        loads = jsonlib.loads
+        parse, reparse = jsonlib.line_parsers()
         classify = classify_message
         handlers = self._notification_handlers
         number = self._lines.line_count - len(entries)
@@ -220,10 +220,13 @@ class JsonRpcLineTransport:
             if not entry:
                 continue
             try:
-                message = loads(entry)
+                message = parse(entry)
             except ValueError as error:
-                self._report_line("invalid-json", entry, number, f"the line is not JSON: {error}")
-                continue
+                message = error if reparse is None else _parse_or_error(reparse, entry)
+                if isinstance(message, ValueError):
+                    detail = f"the line is not JSON: {message}"
+                    self._report_line("invalid-json", entry, number, detail)
+                    continue
             kind = classify(message)
             if kind is NOTIFICATION:
                 handler = handlers.get(message["method"])
@@ -361,3 +364,12 @@ class JsonRpcLineTransport:
         task = self._read_task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
+
+
+def _parse_or_error(parse: Callable[[str], Any], text: str) -> Any:
+    """The parsed value, or the `ValueError` that says why `text` is not JSON (no JSON value is
+    an exception, so the two cannot be confused)."""
+    try:
+        return parse(text)
+    except ValueError as error:
+        return error

@@ -1,0 +1,76 @@
+// Type-level checks of the generated maps, through the package root. `tsc --noEmit` (pnpm lint)
+// fails on a wrong type; vitest runs the expectTypeOf calls as no-ops.
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  ContentBlock,
+  HarnessSdkNotificationMap,
+  HarnessSdkRequestMap,
+  InitializeParams,
+  NotificationMethod,
+  RequestMethod,
+  SdkEncodedImageBlock,
+  SessionEvent,
+  SubagentStopReason,
+  UnknownSessionEvent,
+} from '../src/index.js';
+import { HarnessSdkClientPeer, Method, SERVER_NAME } from '../src/index.js';
+
+describe('generated maps and types', () => {
+  it('index requests by wire name with params and result', () => {
+    expectTypeOf<RequestMethod>().toEqualTypeOf<'initialize' | 'session/prompt' | 'shutdown'>();
+    expectTypeOf<HarnessSdkRequestMap['initialize']['params']['cwd']>().toEqualTypeOf<string>();
+    expectTypeOf<HarnessSdkRequestMap['initialize']['params']>().toHaveProperty('maxTokens');
+    expectTypeOf<InitializeParams['maxTokens']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<
+      HarnessSdkRequestMap['session/prompt']['result']['messageId']
+    >().toEqualTypeOf<string>();
+    expectTypeOf<HarnessSdkRequestMap['shutdown']['params']>().toEqualTypeOf<undefined>();
+    expectTypeOf<
+      HarnessSdkRequestMap['initialize']['result']['serverInfo']['name']
+    >().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+  });
+
+  it('index notifications by wire name with their params', () => {
+    expectTypeOf<NotificationMethod>().toEqualTypeOf<
+      'session.event' | 'session.status' | 'subagent.started' | 'subagent.finished'
+    >();
+    expectTypeOf<HarnessSdkNotificationMap['session.status']['status']>().toEqualTypeOf<
+      'running' | 'idle'
+    >();
+    expectTypeOf<HarnessSdkNotificationMap['subagent.finished']['status']>().toEqualTypeOf<
+      'ok' | 'error'
+    >();
+    expectTypeOf<
+      HarnessSdkNotificationMap['subagent.finished']['lastAssistantMessage']
+    >().toEqualTypeOf<ContentBlock[] | undefined>();
+    expectTypeOf<
+      HarnessSdkNotificationMap['session.event']['event']
+    >().toEqualTypeOf<SessionEvent>();
+  });
+
+  it('keep open unions open and closed enums closed', () => {
+    expectTypeOf<UnknownSessionEvent>().toMatchTypeOf<SessionEvent>();
+    expectTypeOf<{ type: 'audio'; seconds: number }>().toMatchTypeOf<ContentBlock>();
+    expectTypeOf<'budget-exhausted'>().toMatchTypeOf<SubagentStopReason>();
+    expectTypeOf<'completed'>().toMatchTypeOf<SubagentStopReason>();
+    expectTypeOf<'paused'>().not.toMatchTypeOf<
+      HarnessSdkNotificationMap['session.status']['status']
+    >();
+    // An inline image cannot also carry a durable attachment.
+    expectTypeOf<SdkEncodedImageBlock['attachment']>().toEqualTypeOf<undefined>();
+  });
+
+  it('give the client peer one typed method per request and one subscription per notification', () => {
+    expectTypeOf<HarnessSdkClientPeer['initialize']>()
+      .parameter(0)
+      .toEqualTypeOf<InitializeParams>();
+    expectTypeOf<ReturnType<HarnessSdkClientPeer['sessionPrompt']>>().resolves.toEqualTypeOf<
+      HarnessSdkRequestMap['session/prompt']['result']
+    >();
+    expectTypeOf<HarnessSdkClientPeer['onSessionStatus']>()
+      .parameter(0)
+      .toEqualTypeOf<(params: HarnessSdkNotificationMap['session.status']) => void>();
+    expectTypeOf(Method.sessionPrompt).toEqualTypeOf<'session/prompt'>();
+    expectTypeOf<typeof SERVER_NAME>().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+  });
+});
