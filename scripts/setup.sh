@@ -31,4 +31,15 @@ if [ "$("$pipx_bin/datamodel-codegen" --version 2>/dev/null || true)" != "datamo
   echo "setup: installing datamodel-code-generator==$dmcg_version with pipx"
   pipx install --force "datamodel-code-generator==$dmcg_version" >/dev/null
 fi
+# It formats its output with black and isort: pin them too, so models.py is the same everywhere.
+formatters=$(node -p "const t = require('./codegen/package.json').pythonTools; ['black', 'isort'].map((n) => n + '==' + t[n]).join(' ')")
+dmcg_python="$(pipx environment --value PIPX_LOCAL_VENVS)/datamodel-code-generator/bin/python"
+installed=$("$dmcg_python" -c "import importlib.metadata as m; print(' '.join(n + '==' + m.version(n) for n in ('black', 'isort')))" 2>/dev/null || true)
+if [ "$installed" != "$formatters" ]; then
+  echo "setup: pinning $formatters for datamodel-code-generator"
+  pipx inject --force datamodel-code-generator $formatters >/dev/null 2>&1
+fi
+# Build the TypeScript packages from the committed generated files (no regeneration here, so a
+# stale file still fails generate:check), so the bin/ launchers work right after set-up.
+pnpm -s -r --filter "./packages/*" run build
 echo "setup: done"

@@ -23,6 +23,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from dsh_sdk import jsonlib
@@ -166,6 +167,7 @@ def main() -> None:
     quick = "--quick" in sys.argv
     total = (4 if quick else 16) * 1024 * 1024
     repeats = 3 if quick else 7
+    orjson: Any
     try:
         import orjson
     except ImportError:
@@ -175,21 +177,19 @@ def main() -> None:
         chunks = chunks_of(data)
         print(f"frames of ~{len(data) // frames} B, {frames} frames, {len(data) / 1e6:.1f} MB")
         results: dict[str, float] = {}
-        results["floor-json"] = best_of(repeats, lambda: floor(json.loads, chunks), frames)
+        results["floor-json"] = best_of(repeats, partial(floor, json.loads, chunks), frames)
         if orjson is not None:
-            results["floor-orjson"] = best_of(
-                repeats, lambda: floor(orjson.loads, chunks), frames
-            )
+            results["floor-orjson"] = best_of(repeats, partial(floor, orjson.loads, chunks), frames)
         for backend in jsonlib.available_backends():
             jsonlib.set_backend(backend)
             results[f"reader+loads[{backend}]"] = best_of(
-                repeats, lambda: reader_loads(chunks), frames
+                repeats, partial(reader_loads, chunks), frames
             )
             results[f"transport[{backend}]"] = best_of(
-                repeats, lambda: transport_run(chunks, False), frames
+                repeats, partial(transport_run, chunks, False), frames
             )
             results[f"transport+streamreader[{backend}]"] = best_of(
-                repeats, lambda: transport_run(chunks, True), frames
+                repeats, partial(transport_run, chunks, True), frames
             )
         jsonlib.set_backend(jsonlib.available_backends()[0])
         floor_json = results["floor-json"]

@@ -2,6 +2,7 @@
 // names and metadata) and wire_names.py (the tables codec.py decodes and encodes by).
 import type { Method, Model } from '../idl/model.js';
 import { constantCase } from '../idl/names.js';
+import type { SchemaBundle } from '../schema/bundle.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 import { PyFile } from './py-file.js';
@@ -11,13 +12,23 @@ import { emitWireNames } from './py-wire-names.js';
 export const pyBindingsEmitter: Emitter = {
   name: 'py-bindings',
   emit({ model, bundle }) {
-    return [emitPackage(), emitConstants(model), emitMethods(model), emitWireNames(model, bundle)];
+    return [emitPackage(bundle), emitConstants(model), emitMethods(model), emitWireNames(model, bundle)];
   },
 };
 
-function emitPackage() {
+/** __init__.py: every model class and union alias by its IDL name, for the package root to re-export. */
+function emitPackage(bundle: SchemaBundle) {
+  const names = [bundle.title, ...Object.keys(bundle.definitions)].sort();
   const f = new PyFile(`${PY_GEN_DIR}/__init__.py`, 'py-bindings');
-  f.raw(pyDocstring('Generated bindings of the protocol. Import from the submodules.'));
+  f.raw(pyDocstring('Every model of the protocol, by its IDL name.'));
+  f.blank();
+  f.print`from dsh_sdk._gen.models import (`;
+  for (const name of names) f.print`    ${name},`;
+  f.print`)`;
+  f.blank();
+  f.print`__all__ = [`;
+  for (const name of names) f.print`    ${pyStr(name)},`;
+  f.print`]`;
   return f.finish();
 }
 

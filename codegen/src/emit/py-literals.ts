@@ -58,10 +58,9 @@ export function pyTuple(items: readonly string[]): string {
  * and triple quotes escaped, a space before the closing quotes when the text ends with a quote.
  */
 export function pyDocstring(text: string, indent = ''): string {
-  let body = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"').trim();
-  if (body.endsWith('"')) body += ' ';
+  const body = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"').trim();
   const lines = body.split('\n').map((l) => l.trimEnd());
-  if (lines.length === 1) return `${indent}"""${lines[0]}"""`;
+  if (lines.length === 1) return `${indent}"""${lines[0]}${body.endsWith('"') ? ' ' : ''}"""`;
   const rest = lines.slice(1).map((l) => (l ? `${indent}${l}` : ''));
   return [`${indent}"""${lines[0]}`, ...rest, `${indent}"""`].join('\n');
 }

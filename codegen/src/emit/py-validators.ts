@@ -55,22 +55,22 @@ export function emitValidators(
     ),
   );
   f.blank();
-  f.raw(validatorImports(compiler.uses));
+  f.raw(validatorImports(compiler.parts.uses));
   f.blank();
   f.raw(VALIDATORS_PRELUDE);
   for (const [use, helper] of [
     ['base64', BASE64_HELPER],
     ['json-equality', JSON_EQUALITY_HELPER],
   ] as const) {
-    if (!compiler.uses.has(use)) continue;
+    if (!compiler.parts.uses.has(use)) continue;
     f.blank(2);
     f.raw(helper);
   }
-  if (compiler.constants.length > 0) f.blank(2);
-  for (const constant of compiler.constants) f.raw(constant);
+  if (compiler.parts.constants.length > 0) f.blank(2);
+  for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
-  for (const source of [...checks, noParams, frame, ...compiler.helpers]) {
+  for (const source of [...checks, noParams, frame, ...compiler.parts.helpers]) {
     f.blank(2);
     f.raw(source);
   }

@@ -145,7 +145,9 @@ function emitServe(f: GeneratedFile, model: Model): void {
     const validator = paramsValidator(m).name;
     const call = m.params ? `handlers.${m.name}(checked, context)` : `handlers.${m.name}(context)`;
     f.print`    transport.onRequest(Method.${m.name}, (params, context) => {`;
-    f.print`      ${m.params ? 'const checked = ' : ''}requireValidParams(validate && params !== undefined ? ${validator} : null, params);`;
+    // A method without params accepts them absent; any other method must receive them.
+    const check = m.params ? `validate ? ${validator} : null` : `validate && params !== undefined ? ${validator} : null`;
+    f.print`      ${m.params ? 'const checked = ' : ''}requireValidParams(${check}, params);`;
     f.print`      return ${call};`;
     f.print`    }),`;
   }

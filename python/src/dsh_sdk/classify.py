@@ -66,10 +66,14 @@ def classify_message(value: object) -> MessageKind | MalformedMessage:
     - otherwise `id` and `method` make a request, `method` alone a notification, `id` alone a
       response (`success` with `result`, `error` with `error`). `jsonrpc` is not required.
     """
-    if type(value) is dict and "id" not in value:
-        # The common case, a notification, in few steps; anything unusual takes the full path.
-        if type(value.get("method")) is str and value.get("jsonrpc", "2.0") == "2.0":
-            return NOTIFICATION
+    # The common case, a notification, in few steps; anything unusual takes the full path.
+    if (
+        type(value) is dict
+        and "id" not in value
+        and type(value.get("method")) is str
+        and value.get("jsonrpc", "2.0") == "2.0"
+    ):
+        return NOTIFICATION
     if value.__class__ is not dict:
         if isinstance(value, list):
             return MalformedMessage(reason="batch-unsupported", detail="batches are not supported")

@@ -99,7 +99,7 @@ class _ClassCodec:
 class _UnionCodec:
     """Picks a union's variant the way the validators dispatch: tag, then `select` members."""
 
-    __slots__ = ("by_tag", "discriminator", "name", "unknown")
+    __slots__ = ("by_tag", "direct", "discriminator", "name", "unknown")
 
     def __init__(self, name: str, info: UnionInfo, registry: _Registry) -> None:
         self.name = name
@@ -108,7 +108,9 @@ class _UnionCodec:
         for variant in info.variants:
             decode = registry.classes[variant.type_name].decode
             by_tag.setdefault(variant.tag, []).append((variant.select, decode))
-        self.by_tag = {tag: tuple(candidates) for tag, candidates in by_tag.items()}
+        # Most tags name one variant with nothing to select on: one dict lookup decides.
+        self.direct = {tag: c[0][1] for tag, c in by_tag.items() if len(c) == 1 and not c[0][0]}
+        self.by_tag = {tag: tuple(c) for tag, c in by_tag.items() if tag not in self.direct}
         self.unknown: Convert | None = (
             registry.classes[info.unknown].decode if info.unknown is not None else None
         )
@@ -118,9 +120,12 @@ class _UnionCodec:
             raise CodecError(f"{self.name}: expected an object, got {type(value).__name__}")
         tag = value.get(self.discriminator)
         if isinstance(tag, str):
-            for select, decode in self.by_tag.get(tag, ()):
+            decode = self.direct.get(tag)
+            if decode is not None:
+                return decode(value)
+            for select, candidate in self.by_tag.get(tag, ()):
                 if all(key in value for key in select):
-                    return decode(value)
+                    return candidate(value)
         if self.unknown is None:
             raise CodecError(f"{self.name}: no variant for {self.discriminator}={tag!r}")
         return self.unknown(value)
@@ -187,14 +192,32 @@ def decode(kind: type[T], value: object) -> T: ...
 def decode(kind: object, value: object) -> Any: ...
 def decode(kind: object, value: object) -> Any:
     """Decodes a wire value as `kind`: a generated class, a union alias or an IDL type name."""
+    try:
+        convert = _DECODERS[kind]
+    except (KeyError, TypeError):
+        convert = _decoder_of(kind)
+    return convert(value)
+
+
+def _decoder_of(kind: object) -> Convert:
     if isinstance(kind, type) and kind in _REGISTRY.by_class:
-        return _REGISTRY.by_class[kind].decode(value)
-    name = kind if isinstance(kind, str) else _REGISTRY.by_alias.get(kind)
-    conversion = TYPES.get(name) if name is not None else None
-    if conversion is None:
-        raise CodecError(f"not a type of the protocol: {kind!r}")
-    convert = _REGISTRY.decoder(conversion)
-    return value if convert is None else convert(value)
+        convert: Convert | None = _REGISTRY.by_class[kind].decode
+    else:
+        name = kind if isinstance(kind, str) else _REGISTRY.by_alias.get(kind)
+        conversion = TYPES.get(name) if name is not None else None
+        if conversion is None:
+            raise CodecError(f"not a type of the protocol: {kind!r}")
+        convert = _REGISTRY.decoder(conversion)
+    resolved = convert if convert is not None else _unchanged
+    _DECODERS[kind] = resolved
+    return resolved
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+_DECODERS: dict[object, Convert] = {}
 
 
 def encode(obj: WireObject) -> dict[str, Any]:

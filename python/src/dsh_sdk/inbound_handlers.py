@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
+from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk.classify import JsonRpcId
 from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
@@ -18,9 +19,12 @@ __all__ = [
     "NotificationHandler",
     "RequestContext",
     "RequestHandler",
-    "answer_request",
     "describe_error",
+    "error_line",
+    "error_object",
     "register_handler",
+    "result_line",
+    "start_request",
     "utf8_length",
 ]
 
@@ -115,54 +119,76 @@ def describe_error(error: BaseException) -> str:
 _JSONRPC: Final = "2.0"
 
 
-async def answer_request(
+def start_request(
     writer: LineWriter, handler: RequestHandler | None, params: Any, context: RequestContext
-) -> None:
-    """Runs `handler` and writes its response; a missing handler is answered `-32601`.
-    The response is written when the handler finishes, so responses go out in completion order.
-    Nothing raises out of here except cancellation."""
+) -> Coroutine[Any, Any, None] | None:
+    """Runs `handler` on an inbound request. A missing handler is answered `-32601` and a
+    handler that finishes at once (a plain function) is answered at once, from the read loop;
+    for a handler that returns an awaitable, returns the coroutine that awaits it and answers,
+    for the caller to run as a task. Responses thus go out in the order handlers finish."""
     id_ = context.id
     if isinstance(id_, float) and id_.is_integer():
-        id_ = int(id_)  # echoed as JavaScript would write it: 1, not 1.0
+        id_ = int(id_)  # echoed as JavaScript writes it: 1, not 1.0
     if handler is None:
         message = f"Method not found: {context.method}"
-        error: dict[str, Any] = {"code": int(ErrorCode.METHOD_NOT_FOUND), "message": message}
-        await _respond_error(writer, id_, error)
-        return
+        writer.write_line_soon(
+            error_line(id_, {"code": int(ErrorCode.METHOD_NOT_FOUND), "message": message})
+        )
+        return None
     try:
         result = handler(params, context)
-        if inspect.isawaitable(result):
-            result = await result
-    except JsonRpcResponseError as failure:
-        await _respond_error(writer, id_, failure.to_error_object())
-        return
+    except Exception as failure:
+        writer.write_line_soon(error_line(id_, error_object(failure)))
+        return None
+    if inspect.isawaitable(result):
+        return _finish_request(writer, result, id_, context)
+    writer.write_line_soon(result_line(id_, result))
+    return None
+
+
+async def _finish_request(
+    writer: LineWriter, awaitable: Awaitable[Any], id_: JsonRpcId, context: RequestContext
+) -> None:
+    try:
+        result = await awaitable
     except asyncio.CancelledError:
         if not context.closed.is_set():
-            await _respond_error(writer, id_, _internal_error("the handler was cancelled"))
+            line = error_line(id_, _internal_error("the handler was cancelled"))
+            with contextlib.suppress(TransportClosedError):
+                await writer.write_line(line)
         raise
     except Exception as failure:
-        await _respond_error(writer, id_, _internal_error(describe_error(failure)))
-        return
+        line = error_line(id_, error_object(failure))
+    else:
+        line = result_line(id_, result)
+    with contextlib.suppress(TransportClosedError):
+        await writer.write_line(line)
+
+
+def error_object(failure: Exception) -> dict[str, Any]:
+    """The `error` member answering a handler that raised `failure`: a `JsonRpcResponseError`
+    chooses it exactly; anything else is `-32603` with the exception's text."""
+    if isinstance(failure, JsonRpcResponseError):
+        return failure.to_error_object()
+    return _internal_error(describe_error(failure))
+
+
+def result_line(id_: JsonRpcId, result: Any) -> bytes:
+    """The response line carrying `result`; a result JSON cannot hold is answered `-32603`."""
     try:
-        await writer.write({"jsonrpc": _JSONRPC, "id": id_, "result": result})
-    except TransportClosedError:
-        pass
+        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "result": result})
     except (TypeError, ValueError) as failure:
-        # A result JSON cannot hold is still answered, as an internal error.
-        await _respond_error(writer, id_, _internal_error(describe_error(failure)))
+        return error_line(id_, _internal_error(describe_error(failure)))
+
+
+def error_line(id_: JsonRpcId, error: dict[str, Any]) -> bytes:
+    """The response line carrying `error`; `data` JSON cannot hold is left out."""
+    try:
+        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "error": error})
+    except (TypeError, ValueError):
+        bare = {"code": error["code"], "message": str(error["message"])}
+        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "error": bare})
 
 
 def _internal_error(message: str) -> dict[str, Any]:
     return {"code": int(ErrorCode.INTERNAL_ERROR), "message": message}
-
-
-async def _respond_error(writer: LineWriter, id_: JsonRpcId, error: dict[str, Any]) -> None:
-    try:
-        await writer.write({"jsonrpc": _JSONRPC, "id": id_, "error": error})
-    except TransportClosedError:
-        pass
-    except (TypeError, ValueError):
-        # The handler's `data` could not be serialized: still answer, without it.
-        bare = {"code": error["code"], "message": error["message"]}
-        with contextlib.suppress(TransportClosedError):
-            await writer.write({"jsonrpc": _JSONRPC, "id": id_, "error": bare})

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+import contextlib
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
 
 from dsh_sdk import jsonlib
 from dsh_sdk.errors import TransportClosedError
@@ -13,7 +15,11 @@ __all__ = ["LineOutput", "LineWriter"]
 
 
 class LineOutput(Protocol):
-    """Where lines go: `asyncio.StreamWriter`, or anything with these three methods."""
+    """Where lines go: `asyncio.StreamWriter`, or anything with these three methods.
+
+    An output that also has `get_write_buffer_size()` (or a `transport` that has it, as a
+    `StreamWriter` does) lets the writer skip the wait machinery while its buffer is empty.
+    """
 
     def write(self, data: bytes) -> object:
         """Buffers `data` for sending; does not block."""
@@ -55,6 +61,9 @@ class LineWriter:
         self._lock = asyncio.Lock()
         self._failure: TransportClosedError | None = None
         self._disposed: asyncio.Future[None] | None = None
+        self._writers = 0
+        """Writes started and not finished: while there are any, a new line waits its turn."""
+        self._tasks: set[asyncio.Future[None]] = set()
 
     @property
     def failure(self) -> TransportClosedError | None:
@@ -70,22 +79,68 @@ class LineWriter:
         """Writes one line, which must end with `\\n`, and waits for `drain()`."""
         if self._failure is not None:
             raise renew(self._failure)
-        async with self._lock:
-            if self._failure is not None:
-                raise renew(self._failure)
-            output = self._output
-            try:
-                if output.is_closing():
-                    raise ConnectionResetError("the output stream is closing")
-                output.write(line)
-                if self._may_block():
-                    await self._drain_unless_disposed()
-                else:
-                    await output.drain()
-            except TransportClosedError:
-                raise
-            except Exception as error:
-                raise renew(self._fail(error)) from error
+        self._writers += 1
+        try:
+            async with self._lock:
+                if self._failure is not None:
+                    raise renew(self._failure)
+                try:
+                    self._write_now(line)
+                    if self._may_block():
+                        await self._drain_unless_disposed()
+                    else:
+                        await self._output.drain()
+                except TransportClosedError:
+                    raise
+                except Exception as error:
+                    raise renew(self._fail(error)) from error
+        finally:
+            self._writers -= 1
+
+    def write_line_soon(self, line: bytes) -> None:
+        """Writes one line without waiting, for answers sent from the read loop: at once when no
+        write is in progress, else after the writes before it. Never raises; a line that cannot
+        be written is dropped (a failure fails the writer as usual)."""
+        if self._failure is not None:
+            return
+        if self._writers:
+            self._spawn(self._write_line_quietly(line))
+            return
+        try:
+            self._write_now(line)
+        except Exception as error:
+            self._fail(error)
+            return
+        if self._may_block():
+            # Later writes wait for this drain, as they would after write_line().
+            self._spawn(self._write_line_quietly(None))
+
+    def _write_now(self, line: bytes) -> None:
+        if self._output.is_closing():
+            raise ConnectionResetError("the output stream is closing")
+        self._output.write(line)
+
+    async def _write_line_quietly(self, line: bytes | None) -> None:
+        """Writes `line` (or only waits for `drain()` when it is `None`), swallowing failures."""
+        self._writers += 1
+        try:
+            async with self._lock:
+                if self._failure is not None:
+                    return
+                if line is not None:
+                    self._write_now(line)
+                await self._drain_unless_disposed()
+        except TransportClosedError:
+            pass
+        except Exception as error:
+            self._fail(error)
+        finally:
+            self._writers -= 1
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def dispose(self, error: TransportClosedError) -> None:
         """Fails the writer with `error` (unless it failed already) and releases a blocked write."""
@@ -95,13 +150,13 @@ class LineWriter:
             self._disposed.set_result(None)
 
     def _may_block(self) -> bool:
-        """False when `drain()` is known to return at once: an `asyncio` transport with an empty
-        buffer is not paused. Unknown outputs may block."""
-        transport = getattr(self._output, "transport", None)
-        if transport is None:
-            return True
+        """False when `drain()` is known to return at once: an output (or its `asyncio`
+        transport) whose write buffer is empty is not paused. Other outputs may block."""
+        output: Any = self._output
+        if not hasattr(output, "get_write_buffer_size"):
+            output = getattr(output, "transport", None)
         try:
-            return bool(transport.get_write_buffer_size())
+            return bool(output.get_write_buffer_size())
         except Exception:
             return True
 
@@ -128,5 +183,13 @@ class LineWriter:
         failure = TransportClosedError("output-error", f"writing to the output failed: {detail}")
         failure.__cause__ = cause
         self._failure = failure
+        if sys.version_info < (3, 11) and hasattr(self._output, "wait_closed"):
+            # CPython 3.10 logs "Future exception was never retrieved" when a subprocess's stdin
+            # breaks and nobody awaits wait_closed() (fixed in 3.11): await it, quietly.
+            self._spawn(self._wait_closed_quietly())
         self._on_failure(failure)
         return failure
+
+    async def _wait_closed_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._output.wait_closed()  # type: ignore[attr-defined]

@@ -90,5 +90,8 @@ class _FileOutput:
     async def drain(self) -> None:
         return None
 
+    def get_write_buffer_size(self) -> int:
+        return 0
+
     def is_closing(self) -> bool:
         return False

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, Literal
 
 from dsh_sdk import jsonlib
@@ -28,9 +28,9 @@ from dsh_sdk.inbound_handlers import (
     NotificationHandler,
     RequestContext,
     RequestHandler,
-    answer_request,
     describe_error,
     register_handler,
+    start_request,
     utf8_length,
 )
 from dsh_sdk.jsonlib import ABSENT
@@ -229,9 +229,18 @@ class JsonRpcLineTransport:
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
-                handler = handlers.get(message["method"])
-                if handler is not None:
-                    self._run_notification_handler(handler, message, entry, number)
+                method = message["method"]
+                handler = handlers.get(method)
+                if handler is None:
+                    continue  # dropped silently
+                context = NotificationContext(method, number, entry)
+                try:
+                    outcome = handler(message.get("params", ABSENT), context)
+                except Exception as error:
+                    self._report_handler_failure(context, error)
+                else:
+                    if outcome is not None and inspect.isawaitable(outcome):
+                        self._watch_notification_handler(outcome, context)
             elif kind is SUCCESS_RESPONSE or kind is ERROR_RESPONSE:
                 self._settle(message, kind is SUCCESS_RESPONSE, entry, number)
             elif kind is REQUEST:
@@ -242,20 +251,13 @@ class JsonRpcLineTransport:
             if self._state != _OPEN:
                 return
 
-    def _run_notification_handler(
-        self, handler: NotificationHandler, message: dict[str, Any], text: str, number: int
+    def _watch_notification_handler(
+        self, outcome: Awaitable[Any], context: NotificationContext
     ) -> None:
-        method: str = message["method"]
-        context = NotificationContext(method, number, text)
-        try:
-            outcome = handler(message.get("params", ABSENT), context)
-        except Exception as error:
-            self._report_handler_failure(context, error)
-            return
-        if outcome is not None and inspect.isawaitable(outcome):
-            task = asyncio.ensure_future(outcome)
-            self._tasks.add(task)
-            task.add_done_callback(lambda done: self._notification_done(done, context))
+        """Runs what an async notification handler returned; a failure is reported."""
+        task = asyncio.ensure_future(outcome)
+        self._tasks.add(task)
+        task.add_done_callback(lambda done: self._notification_done(done, context))
 
     def _notification_done(self, task: asyncio.Future[Any], context: NotificationContext) -> None:
         self._tasks.discard(task)
@@ -289,9 +291,11 @@ class JsonRpcLineTransport:
         )
         handler = self._request_handlers.get(method)
         params = message.get("params", ABSENT)
-        task = asyncio.ensure_future(answer_request(self._writer, handler, params, context))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        pending = start_request(self._writer, handler, params, context)
+        if pending is not None:
+            task = asyncio.ensure_future(pending)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def _settle(self, message: dict[str, Any], is_success: bool, text: str, number: int) -> None:
         id_ = message["id"]

@@ -191,17 +191,11 @@ export function serveHarnessSdk(
   const validate = options.validate ?? true;
   const disposers = [
     transport.onRequest(Method.initialize, (params, context) => {
-      const checked = requireValidParams(
-        validate && params !== undefined ? validateInitializeParams : null,
-        params,
-      );
+      const checked = requireValidParams(validate ? validateInitializeParams : null, params);
       return handlers.initialize(checked, context);
     }),
     transport.onRequest(Method.sessionPrompt, (params, context) => {
-      const checked = requireValidParams(
-        validate && params !== undefined ? validateSessionPromptParams : null,
-        params,
-      );
+      const checked = requireValidParams(validate ? validateSessionPromptParams : null, params);
       return handlers.sessionPrompt(checked, context);
     }),
     transport.onRequest(Method.shutdown, (params, context) => {

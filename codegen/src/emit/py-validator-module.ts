@@ -1,0 +1,132 @@
+// What the validator compiler shares across functions: the keyword tables, JSON pointers as Python
+// expressions, and the module-level parts (constants, helper functions, optional imports) it creates.
+import type { SchemaNode } from '../idl/model.js';
+import type { PyExpr } from './py-literals.js';
+import { flatPy, layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
+import { pythonPattern } from './py-regex.js';
+
+/** Keywords the compiler asserts; any other keyword outside IGNORED fails generation. */
+export const SUPPORTED = new Set(
+  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems'.split(
+    ' ',
+  ),
+);
+
+/** Annotations no validator reads. (`contentEncoding` is asserted, as ts-validators.ts makes ajv do.) */
+export const IGNORED = new Set(
+  'contentMediaType title description examples default $comment readOnly writeOnly'.split(' '),
+);
+
+export const TYPE_TEST: Readonly<Record<string, (v: string) => string>> = {
+  string: (v) => `isinstance(${v}, str)`,
+  integer: (v) => `_is_integer(${v})`,
+  number: (v) => `_is_number(${v})`,
+  boolean: (v) => `isinstance(${v}, bool)`,
+  null: (v) => `${v} is None`,
+  object: (v) => `isinstance(${v}, dict)`,
+  array: (v) => `isinstance(${v}, list)`,
+};
+
+/** Keywords that apply to one JSON type only, checked under one `isinstance` per type. */
+export const GROUPS: readonly { type: string; keywords: readonly string[] }[] = [
+  { type: 'number', keywords: ['maximum', 'minimum'] },
+  { type: 'string', keywords: ['minLength', 'pattern', 'contentEncoding'] },
+  { type: 'array', keywords: ['minItems', 'items'] },
+  { type: 'object', keywords: ['required', 'properties', 'additionalProperties'] },
+];
+
+/** Where a value sits: a pointer variable, then static segments and index variables. */
+export type Pointer = readonly { readonly text: string; readonly isVar: boolean }[];
+
+export const ROOT_POINTER: Pointer = [{ text: 'p', isVar: true }];
+
+/** The pointer of a member: the RFC 6901-escaped name appended. */
+export function child(pointer: Pointer, name: string): Pointer {
+  return [...pointer, { text: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, isVar: false }];
+}
+
+export function itemOf(pointer: Pointer, index: string): Pointer {
+  return [...pointer, { text: index, isVar: true }];
+}
+
+/** The pointer as a Python expression: `p`, `p + "/cwd"` or `f"{p}/contentBlocks/{i3}"`. */
+export function pointerExpr(pointer: Pointer): string {
+  const [first, second] = pointer;
+  if (!first) return '""';
+  if (pointer.length === 1 && first.isVar) return first.text;
+  if (pointer.length === 2 && first.isVar && second && !second.isVar) {
+    return `${first.text} + ${pyStr(second.text)}`;
+  }
+  const body = pointer.map((part, i) => {
+    if (part.isVar) return `${i > 0 ? '/' : ''}{${part.text}}`;
+    if (/["'\\{}\n]/.test(part.text))
+      throw new Error(`py-validators: the name in ${part.text} needs escaping`);
+    return part.text;
+  });
+  return `f"${body.join('')}"`;
+}
+
+export function num(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new Error(`py-validators: ${String(value)} is not a number`);
+  }
+  return String(value);
+}
+
+export function isPlainObject(value: unknown): value is SchemaNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Module-level constants and helper functions, shared when identical, and the optional imports. */
+export class ModuleParts {
+  readonly helpers: string[] = [];
+  readonly constants: string[] = [];
+  /** Optional run-time helpers the compiled code needs: `re`, `base64`, `json-equality`. */
+  readonly uses = new Set<string>();
+  private readonly helperNames = new Map<string, string>();
+  private readonly constantNames = new Map<string, string>();
+
+  /** A module-level function `<prefix>_<n>(params) <returns>:` with `body`; returns its name. */
+  helper(prefix: string, params: string[], returns: string, body: string[]): string {
+    const key = `${prefix}|${body.join('\n')}`;
+    const known = this.helperNames.get(key);
+    if (known) return known;
+    const name = `${prefix}_${this.helperNames.size}`;
+    this.helperNames.set(key, name);
+    const head = layoutPy(pyCallExpr(`def ${name}`, params), 0, '', ` ${returns}:`);
+    this.helpers.push([head, ...body].join('\n'));
+    return name;
+  }
+
+  /** A test that holds when `value` is none of `allowed` (JSON equality: `True` is not `1`). */
+  differs(value: string, allowed: unknown[]): string {
+    if (allowed.length === 1 && typeof allowed[0] === 'string')
+      return `${value} != ${pyStr(allowed[0])}`;
+    if (allowed.every((a) => typeof a === 'string')) {
+      const strings = pyTupleExpr(allowed.map((a) => pyStr(a as string)));
+      const set = this.constant('_STRINGS', pyCallExpr('frozenset', [strings]));
+      return `not (isinstance(${value}, str) and ${value} in ${set})`;
+    }
+    this.uses.add('json-equality');
+    return `not _json_in(${value}, ${this.constant('_VALUES', pyTupleExpr(allowed.map(pyLiteral)))})`;
+  }
+
+  /** A compiled pattern constant, ECMAScript meaning kept. */
+  pattern(pattern: string): string {
+    this.uses.add('re');
+    const python = pythonPattern(pattern);
+    const literal =
+      !python.includes('"') && !python.endsWith('\\') ? `r"${python}"` : pyStr(python);
+    return this.constant('_PATTERN', `re.compile(${literal}, re.ASCII)`);
+  }
+
+  private constant(prefix: string, expression: PyExpr): string {
+    const key = flatPy(expression);
+    const known = this.constantNames.get(key);
+    if (known) return known;
+    const name = `${prefix}_${this.constantNames.size}`;
+    this.constantNames.set(key, name);
+    this.constants.push(layoutPy(expression, 0, `${name}: Final = `));
+    return name;
+  }
+}

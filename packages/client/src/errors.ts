@@ -1,0 +1,80 @@
+// The client's own errors. Wire errors stay `JsonRpcResponseError` (from @dsh-sdk/protocol).
+
+/** How a runtime process ended: an exit code, or the signal that killed it. */
+export interface RuntimeExit {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Describes an exit for a person: `exited with code 1` or `was killed by SIGKILL`. */
+export function describeExit({ exitCode, signal }: RuntimeExit): string {
+  if (signal !== null) return `was killed by ${signal}`;
+  return `exited with code ${exitCode ?? 'unknown'}`;
+}
+
+/**
+ * The runtime process ended while a call or a run was waiting for it. Every pending call and
+ * every running `run()` fails at once with this error; its message holds the exit code (or
+ * signal) and the tail of the runtime's stderr.
+ */
+export class RuntimeExitedError extends Error implements RuntimeExit {
+  override readonly name = 'RuntimeExitedError';
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** The last bytes the runtime wrote to stderr (bounded), as text. */
+  readonly stderrTail: string;
+
+  constructor(exit: RuntimeExit, stderrTail: string) {
+    const tail = stderrTail.trimEnd();
+    const shownTail = tail === '' ? ' (stderr was empty)' : `; stderr tail:\n${tail}`;
+    super(`the runtime ${describeExit(exit)}${shownTail}`);
+    this.exitCode = exit.exitCode;
+    this.signal = exit.signal;
+    this.stderrTail = stderrTail;
+  }
+}
+
+/** The runtime process could not be started (for example, the command does not exist). */
+export class RuntimeSpawnError extends Error {
+  override readonly name = 'RuntimeSpawnError';
+  readonly command: readonly string[];
+
+  constructor(command: readonly string[], cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`could not start the runtime ${JSON.stringify(command)}: ${reason}`, { cause });
+    this.command = command;
+  }
+}
+
+/** Where a run was when its `timeoutMs` ran out. */
+export type RunStage = 'waiting-for-receipt' | 'waiting-for-idle';
+
+/** A run did not reach its root session's `idle` within its `timeoutMs`. */
+export class RunTimeoutError extends Error {
+  override readonly name = 'RunTimeoutError';
+  readonly sessionId: string;
+  readonly timeoutMs: number;
+  readonly stage: RunStage;
+
+  constructor(sessionId: string, timeoutMs: number, stage: RunStage) {
+    const waiting = stage === 'waiting-for-receipt' ? 'its receipt' : 'the session to go idle';
+    super(`the run on session ${sessionId} timed out after ${timeoutMs} ms waiting for ${waiting}`);
+    this.sessionId = sessionId;
+    this.timeoutMs = timeoutMs;
+    this.stage = stage;
+  }
+}
+
+/**
+ * A run was abandoned through its `signal`; `cause` is the signal's reason. The protocol has no
+ * cancel method, so the runtime is not told: its turn goes on.
+ */
+export class RunAbortedError extends Error {
+  override readonly name = 'RunAbortedError';
+  readonly sessionId: string;
+
+  constructor(sessionId: string, reason: unknown) {
+    super(`the run on session ${sessionId} was aborted`, { cause: reason });
+    this.sessionId = sessionId;
+  }
+}

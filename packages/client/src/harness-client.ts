@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import {
+  HarnessSdkClientPeer,
+  JsonRpcLineTransport,
+  TransportClosedError,
+} from '@dsh-sdk/protocol';
+import type {
+  DiagnosticObserver,
+  InitializeParams,
+  RequestOptions,
+  ServerInfo,
+  SessionPromptParams,
+  SessionPromptResult,
+} from '@dsh-sdk/protocol';
+import { toContentBlocks } from './content.js';
+import type { PromptInput } from './content.js';
+import { RunAbortedError, RunTimeoutError } from './errors.js';
+import type { RuntimeExit } from './errors.js';
+import { NotificationHub } from './notifications.js';
+import type { HarnessNotification, NotificationListener } from './notifications.js';
+import { RunTracker } from './run-tracker.js';
+import type { RunResult } from './run-tracker.js';
+import { AsyncQueue } from './run-stream.js';
+import type { RunStream } from './run-stream.js';
+import { RuntimeProcess } from './runtime-process.js';
+import { REFERENCE_RUNTIME_LAUNCHER } from './runtime-launcher.js';
+import { climbShutdownLadder } from './shutdown-ladder.js';
+import type { ShutdownOptions, ShutdownReport } from './shutdown-ladder.js';
+
+/** How to start and talk to a runtime. */
+export interface HarnessClientOptions {
+  /** The runtime's program and arguments; default: the reference runtime's launcher. */
+  readonly command?: readonly string[];
+  readonly cwd?: string;
+  /** Added to (and overriding) this process's environment for the runtime. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The handshake's params. */
+  readonly initialize: InitializeParams;
+  /** Bound of the `initialize` request (default 10 000 ms). */
+  readonly initializeTimeoutMs?: number;
+  /** Bound of every other request, `session/prompt` included (default 30 000 ms). */
+  readonly requestTimeoutMs?: number;
+  /** Receives everything the transport ignores (bad lines on the runtime's stdout, …). */
+  readonly onDiagnostic?: DiagnosticObserver;
+  /** Receives the runtime's stderr as it comes (it is also kept as a bounded tail). */
+  readonly onStderr?: (text: string) => void;
+  /** How much of the runtime's stderr to keep for error messages (default 8 KiB). */
+  readonly stderrTailBytes?: number;
+  /** The transport's frame limit (default 64 MiB). */
+  readonly maxFrameBytes?: number;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** The root session; default: a new session. */
+  readonly sessionId?: string;
+  /** Called with every notification of the run's session tree as it arrives, in wire order. */
+  readonly onNotification?: (notification: HarnessNotification) => void;
+  /** Abandons the run (the runtime is not told: the protocol has no cancel method). */
+  readonly signal?: AbortSignal;
+  /** Fails the run with `RunTimeoutError` if it is not idle in time. */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_INITIALIZE_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** How long a broken stdout may precede the process's exit before calls fail without it. */
+const EXIT_GRACE_MS = 2000;
+/** Bound of each shutdown step when a failed handshake stops the runtime. */
+const FAILED_START_STEP_MS = 1000;
+
+/**
+ * A client of one runtime process: spawns it, performs the handshake, sends prompts and follows
+ * them to idle, and stops it with a bounded ladder. When the runtime dies, every pending call and
+ * every running run fails at once with a `RuntimeExitedError` (exit code or signal, stderr tail).
+ */
+export class HarnessClient {
+  readonly #runtime: RuntimeProcess;
+  readonly #transport: JsonRpcLineTransport;
+  readonly #peer: HarnessSdkClientPeer;
+  readonly #hub: NotificationHub;
+  readonly #requestTimeoutMs: number;
+  readonly #runs = new Set<RunTracker>();
+  /** Resolves with the error calls and runs fail with once the runtime is gone. */
+  readonly #lost: Promise<Error>;
+  #lostError: Error | undefined;
+  #serverInfo: ServerInfo | undefined;
+  #shutdown: Promise<ShutdownReport> | undefined;
+
+  private constructor(runtime: RuntimeProcess, options: HarnessClientOptions) {
+    this.#runtime = runtime;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#transport = new JsonRpcLineTransport({
+      input: runtime.stdout,
+      output: runtime.stdin,
+      ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),
+      ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
+    });
+    this.#peer = new HarnessSdkClientPeer(this.#transport);
+    this.#hub = new NotificationHub(this.#peer, this.#transport);
+    this.#lost = new Promise((resolve) => {
+      void runtime.exitError.then(resolve);
+      void this.#transport.closed.then(async (closed) => {
+        if (closed.reason === 'closed' || (await runtime.waitForExit(EXIT_GRACE_MS))) return;
+        resolve(closed); // stdout broke, yet the process lives on
+      });
+    });
+    void this.#lost.then((error) => {
+      this.#lostError = error;
+      for (const run of this.#runs) run.fail(error);
+    });
+    this.#transport.start();
+  }
+
+  /**
+   * Starts a runtime and performs the handshake. If `initialize` fails or times out, the
+   * runtime is stopped and the error is thrown (a `JsonRpcResponseError` keeps the wire code).
+   */
+  static async spawn(options: HarnessClientOptions): Promise<HarnessClient> {
+    const runtime = await RuntimeProcess.start({
+      command: options.command ?? [REFERENCE_RUNTIME_LAUNCHER],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.stderrTailBytes === undefined
+        ? {}
+        : { stderrTailBytes: options.stderrTailBytes }),
+      ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+    });
+    const client = new HarnessClient(runtime, options);
+    try {
+      const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+      const result = await client.#call(client.#peer.initialize(options.initialize, { timeoutMs }));
+      client.#serverInfo = result.serverInfo;
+    } catch (error) {
+      await client.shutdown({ timeoutMs: FAILED_START_STEP_MS });
+      throw error;
+    }
+    return client;
+  }
+
+  /** Who answered the handshake. */
+  get serverInfo(): ServerInfo {
+    if (!this.#serverInfo) throw new Error('the handshake has not completed');
+    return this.#serverInfo;
+  }
+
+  /** The runtime's process id. */
+  get pid(): number | undefined {
+    return this.#runtime.pid;
+  }
+
+  /** How the runtime ended, once it has. */
+  get exit(): RuntimeExit | undefined {
+    return this.#runtime.exit;
+  }
+
+  /** Resolves when the runtime process exits, however that happens. */
+  get exited(): Promise<RuntimeExit> {
+    return this.#runtime.exited;
+  }
+
+  /** The last bytes of the runtime's stderr. */
+  stderrTail(): string {
+    return this.#runtime.stderrTail();
+  }
+
+  /** Subscribes to every notification of the runtime (all sessions); returns the unsubscribe. */
+  onNotification(listener: NotificationListener): () => void {
+    return this.#hub.subscribe(listener);
+  }
+
+  /** Sends `session/prompt` and resolves with the receipt; see {@link run} to follow the turn. */
+  prompt(params: SessionPromptParams, options: RequestOptions = {}): Promise<SessionPromptResult> {
+    const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
+    return this.#call(this.#peer.sessionPrompt(params, bounded));
+  }
+
+  /**
+   * Prompts a session and follows the run from the prompt's receipt to the root session's next
+   * `idle`, over the root and the children `subagent.started` reveals (recursively).
+   */
+  async run(prompt: PromptInput, options: RunOptions = {}): Promise<RunResult> {
+    const sessionId = options.sessionId ?? `session-${randomUUID()}`;
+    const tracker = new RunTracker(sessionId, options.onNotification);
+    const unsubscribe = this.#hub.subscribe((notification) => tracker.accept(notification));
+    const disarm = armRunLimits(tracker, options);
+    this.#runs.add(tracker);
+    try {
+      if (this.#lostError) throw this.#lostError;
+      const params = { sessionId, contentBlocks: toContentBlocks(prompt) };
+      const { messageId } = await this.prompt(
+        params,
+        options.signal ? { signal: options.signal } : {},
+      );
+      tracker.setMessageId(messageId);
+    } catch (error) {
+      tracker.fail(error);
+    }
+    try {
+      return await tracker.done;
+    } finally {
+      unsubscribe();
+      disarm();
+      this.#runs.delete(tracker);
+    }
+  }
+
+  /** Starts a run and returns it as an async iterable of its notifications plus its result. */
+  stream(prompt: PromptInput, options: RunOptions = {}): RunStream {
+    const queue = new AsyncQueue<HarnessNotification>();
+    const result = this.run(prompt, {
+      ...options,
+      onNotification: (notification) => {
+        queue.push(notification);
+        options.onNotification?.(notification);
+      },
+    });
+    result.then(
+      () => queue.end(),
+      (error: unknown) => queue.fail(error),
+    );
+    return { result, [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
+  }
+
+  /**
+   * Stops the runtime: a bounded `shutdown` request, then closing stdin, SIGTERM and SIGKILL,
+   * each bounded by `timeoutMs`, stopping at the first step after which it is gone. Calling it
+   * again returns the same report.
+   */
+  shutdown(options: ShutdownOptions = {}): Promise<ShutdownReport> {
+    this.#shutdown ??= this.#climbShutdownLadder(options);
+    return this.#shutdown;
+  }
+
+  async #climbShutdownLadder(options: ShutdownOptions): Promise<ShutdownReport> {
+    const report = await climbShutdownLadder(
+      this.#runtime,
+      (timeoutMs) => this.#peer.shutdown({ timeoutMs }),
+      options,
+    );
+    this.#transport.close('the client shut the runtime down');
+    if (!report.hasExited) {
+      this.#runtime.release();
+      const error = new Error(`the runtime (pid ${this.pid}) survived SIGKILL`);
+      for (const run of this.#runs) run.fail(error);
+    }
+    return report;
+  }
+
+  /** Awaits a request; if it failed because the runtime went away, fails with why it did. */
+  async #call<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof TransportClosedError && error.reason !== 'closed')
+        throw await this.#lost;
+      throw error;
+    }
+  }
+}
+
+/** Arms a run's timeout and abort signal; returns the function that disarms them. */
+function armRunLimits(tracker: RunTracker, { signal, timeoutMs }: RunOptions): () => void {
+  const { sessionId } = tracker;
+  const onAbort = (): void => tracker.fail(new RunAbortedError(sessionId, signal?.reason));
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () => tracker.fail(new RunTimeoutError(sessionId, timeoutMs, tracker.stage)),
+          timeoutMs,
+        );
+  return () => {
+    signal?.removeEventListener('abort', onAbort);
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}

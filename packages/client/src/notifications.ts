@@ -1,0 +1,63 @@
+// Every server → client notification as one `{ method, params }` stream, in wire order.
+import { Method } from '@dsh-sdk/protocol';
+import type {
+  HarnessSdkClientPeer,
+  HarnessSdkNotificationMap,
+  NotificationMethod,
+  PeerTransport,
+} from '@dsh-sdk/protocol';
+
+/** One notification of the runtime: its wire method and its checked params. */
+export type HarnessNotification = {
+  readonly [M in NotificationMethod]: {
+    readonly method: M;
+    readonly params: HarnessSdkNotificationMap[M];
+  };
+}[NotificationMethod];
+
+/** Receives notifications, in the order they came on the wire. */
+export type NotificationListener = (notification: HarnessNotification) => void;
+
+/**
+ * Merges the peer's four typed subscriptions into one stream. The transport delivers each
+ * line synchronously as it is read, so listeners see the notifications in wire order.
+ * A listener that throws is reported as `notification-handler-failed` and does not stop the
+ * others.
+ */
+export class NotificationHub {
+  readonly #listeners = new Set<NotificationListener>();
+  readonly #transport: Pick<PeerTransport, 'reportDiagnostic'>;
+
+  constructor(peer: HarnessSdkClientPeer, transport: Pick<PeerTransport, 'reportDiagnostic'>) {
+    this.#transport = transport;
+    peer.onSessionEvent((params) => this.#dispatch({ method: Method.sessionEvent, params }));
+    peer.onSessionStatus((params) => this.#dispatch({ method: Method.sessionStatus, params }));
+    peer.onSubagentStarted((params) => this.#dispatch({ method: Method.subagentStarted, params }));
+    peer.onSubagentFinished((params) =>
+      this.#dispatch({ method: Method.subagentFinished, params }),
+    );
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: NotificationListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  #dispatch(notification: HarnessNotification): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(notification);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.#transport.reportDiagnostic({
+          reason: 'notification-handler-failed',
+          message: `a ${notification.method} listener failed: ${reason}`,
+          bytes: 0,
+          method: notification.method,
+          cause: error,
+        });
+      }
+    }
+  }
+}

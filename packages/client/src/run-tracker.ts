@@ -1,0 +1,163 @@
+// One run's view of the notification stream (WIRE.md §6): from the prompt's durable receipt to
+// the root session's next `idle`, over the session tree the run owns.
+import { Method } from '@dsh-sdk/protocol';
+import type { SessionEvent, TurnEndKind } from '@dsh-sdk/protocol';
+import type { RunStage } from './errors.js';
+import type { HarnessNotification } from './notifications.js';
+import { isEventOfType, textOf } from './session-events.js';
+
+/** What a run produced, once its root session went idle. */
+export interface RunResult {
+  /** The root session. */
+  readonly sessionId: string;
+  /** The id of the prompt's user message (its receipt). */
+  readonly messageId: string;
+  /** The text of the root session's last `assistant/message` ('' when there was none). */
+  readonly finalResponse: string;
+  /** The `reason.kind` of the root session's last `turn/end`; absent when there was none. */
+  readonly finishReason?: TurnEndKind;
+  /** The root session's events, from the receipt to the end of the run. */
+  readonly events: readonly SessionEvent[];
+  /** Every notification of the session tree (root and revealed children), in wire order. */
+  readonly notifications: readonly HarnessNotification[];
+}
+
+/**
+ * Follows one run. Subscribed before the prompt is sent; the prompt's response and its receipt
+ * may come in either order, so notifications are buffered until the response is known.
+ */
+export class RunTracker {
+  readonly sessionId: string;
+  /** Settles with the result, or with the error given to {@link fail}. */
+  readonly done: Promise<RunResult>;
+  readonly #onNotification: ((notification: HarnessNotification) => void) | undefined;
+  readonly #tree: Set<string>;
+  readonly #events: SessionEvent[] = [];
+  readonly #notifications: HarnessNotification[] = [];
+  /** The notifications seen while the messageId is still unknown. */
+  #unmatched: HarnessNotification[] = [];
+  #messageId: string | undefined;
+  #isStarted = false;
+  #isSettled = false;
+  #resolve: (result: RunResult) => void = () => {};
+  #reject: (error: unknown) => void = () => {};
+
+  constructor(sessionId: string, onNotification?: (notification: HarnessNotification) => void) {
+    this.sessionId = sessionId;
+    this.#onNotification = onNotification;
+    this.#tree = new Set([sessionId]);
+    this.done = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // The caller may stop waiting (a failed prompt); the outcome is still observable.
+    this.done.catch(() => undefined);
+  }
+
+  /** Where the run stands: before its receipt, or between the receipt and `idle`. */
+  get stage(): RunStage {
+    return this.#isStarted ? 'waiting-for-idle' : 'waiting-for-receipt';
+  }
+
+  /** Takes the prompt's response; replays the buffered notifications from the receipt on. */
+  setMessageId(messageId: string): void {
+    if (this.#isSettled || this.#messageId !== undefined) return;
+    this.#messageId = messageId;
+    const buffered = this.#unmatched;
+    this.#unmatched = [];
+    for (const notification of buffered) this.accept(notification);
+  }
+
+  /** Takes the next notification of the runtime (of any session), in wire order. */
+  accept(notification: HarnessNotification): void {
+    if (this.#isSettled) return;
+    if (this.#isStarted) return this.#follow(notification);
+    if (this.#messageId === undefined) {
+      // Kept whole: the receipt and the children's first frames can come in the same read as
+      // the response, before the caller has seen the response.
+      this.#unmatched.push(notification);
+    } else if (this.#isReceipt(notification, this.#messageId)) {
+      this.#isStarted = true;
+      this.#follow(notification);
+    }
+    // Otherwise it is another session's, or an earlier turn's of this session: not this run's.
+  }
+
+  /** Ends the run with `error` (a timeout, an abort, the runtime exiting, a failed prompt). */
+  fail(error: unknown): void {
+    if (this.#isSettled) return;
+    this.#isSettled = true;
+    this.#unmatched = [];
+    this.#reject(error);
+  }
+
+  #follow(notification: HarnessNotification): void {
+    if (!this.#concernsTree(notification)) return;
+    this.#notifications.push(notification);
+    if (notification.method === Method.subagentStarted) {
+      this.#tree.add(notification.params.childSessionId);
+    }
+    if (notification.method === Method.sessionEvent && this.#isRoot(notification.params)) {
+      this.#events.push(notification.params.event);
+    }
+    try {
+      this.#onNotification?.(notification);
+    } catch (error) {
+      return this.fail(error);
+    }
+    if (notification.method === Method.sessionStatus && this.#isRoot(notification.params)) {
+      if (notification.params.status === 'idle') this.#finish();
+    }
+  }
+
+  #finish(): void {
+    if (this.#isSettled || this.#messageId === undefined) return;
+    this.#isSettled = true;
+    let finalResponse = '';
+    let finishReason: TurnEndKind | undefined;
+    for (const event of this.#events) {
+      if (isEventOfType(event, 'assistant/message'))
+        finalResponse = textOf(event.data.message.content);
+      if (isEventOfType(event, 'turn/end')) finishReason = event.data.reason.kind;
+    }
+    this.#resolve({
+      sessionId: this.sessionId,
+      messageId: this.#messageId,
+      finalResponse,
+      ...(finishReason === undefined ? {} : { finishReason }),
+      events: this.#events,
+      notifications: this.#notifications,
+    });
+  }
+
+  #isRoot(params: { readonly sessionId: string }): boolean {
+    return params.sessionId === this.sessionId;
+  }
+
+  #isReceipt(notification: HarnessNotification, messageId: string): boolean {
+    if (notification.method !== Method.sessionEvent) return false;
+    if (!this.#isRoot(notification.params)) return false;
+    const { event } = notification.params;
+    return (
+      isEventOfType(event, 'agent/inbox/spliced') &&
+      event.data.inserted.some((message) => message.id === messageId)
+    );
+  }
+
+  #concernsTree(notification: HarnessNotification): boolean {
+    return sessionsOf(notification).some((sessionId) => this.#tree.has(sessionId));
+  }
+}
+
+/** The sessions a notification is about: for a child's start or end, its parent (and itself). */
+function sessionsOf(notification: HarnessNotification): string[] {
+  switch (notification.method) {
+    case Method.sessionEvent:
+    case Method.sessionStatus:
+      return [notification.params.sessionId];
+    case Method.subagentStarted:
+      return [notification.params.parentSessionId];
+    case Method.subagentFinished:
+      return [notification.params.parentSessionId, notification.params.childSessionId];
+  }
+}

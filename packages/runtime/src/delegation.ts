@@ -1,0 +1,68 @@
+// A parent turn handing a task to a child agent (docs/reference-runtime.md, "Delegation").
+import type { ContentBlock, UserMessage } from '@dsh-sdk/protocol';
+import type { DelegationOutcome, ModelReply } from './adapters/model-adapter.js';
+import type { Session } from './session.js';
+import type { TurnContext, TurnInput } from './turn.js';
+
+/** The tool the echo model calls to delegate. */
+const DELEGATE_TOOL = 'delegate';
+
+/** Where in the parent's turn the delegation happens, and what it hands over. */
+export interface DelegationRequest {
+  readonly parent: Session;
+  readonly turn: number;
+  readonly step: number;
+  readonly task: string;
+}
+
+/** Runs a whole turn on a session (passed in: turns and delegations call each other). */
+export type TurnRunner = (
+  session: Session,
+  input: TurnInput,
+  context: TurnContext,
+) => Promise<ModelReply>;
+
+/**
+ * Streams, on the parent session: `tool/call`, `subagent.started`, the child's whole turn on
+ * its own session (`<parent>/child<k>`), `subagent.finished` and `tool/result`. The child's
+ * prompt is the task, with `source.kind` `parent`. Resolves with the child's reply.
+ */
+export async function runDelegation(
+  request: DelegationRequest,
+  context: TurnContext,
+  runTurn: TurnRunner,
+): Promise<DelegationOutcome> {
+  const { parent, turn, step, task } = request;
+  const index = parent.nextChildIndex();
+  const toolCallId = `${parent.id}/call${index}`;
+  const childSessionId = `${parent.id}/child${index}`;
+  const args = JSON.stringify({ task });
+  await parent.emit('tool/call', {
+    turn,
+    step,
+    id: toolCallId,
+    name: DELEGATE_TOOL,
+    arguments: args,
+  });
+  await context.notifier.notifySubagentStarted({ parentSessionId: parent.id, childSessionId });
+  const child = context.sessions.open(childSessionId);
+  const message: UserMessage = {
+    id: child.nextMessageId(),
+    role: 'user',
+    content: [{ type: 'text', text: task }],
+    source: { kind: 'parent' },
+  };
+  const reply = await runTurn(child, { message, prompt: { texts: [task], images: [] } }, context);
+  await context.notifier.notifySubagentFinished({
+    provider: context.route.provider,
+    agentId: childSessionId,
+    parentSessionId: parent.id,
+    childSessionId,
+    status: 'ok',
+    stopReason: reply.finish,
+    lastAssistantMessage: [{ type: 'text', text: reply.text }],
+  });
+  const content: ContentBlock[] = [{ type: 'text', text: reply.text }];
+  await parent.emit('tool/result', { toolCallId, content, isError: false });
+  return { childSessionId, text: reply.text };
+}

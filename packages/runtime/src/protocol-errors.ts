@@ -1,0 +1,27 @@
+// The error answers of the reference runtime, built from the generated codes and messages.
+import { ERROR_MESSAGES, ErrorCode, JsonRpcResponseError } from '@dsh-sdk/protocol';
+import type { Violation } from '@dsh-sdk/protocol';
+
+/** `-32602` with `data` listing every violation, as the generated schema checks answer. */
+export function invalidParamsError(violations: readonly Violation[]): JsonRpcResponseError {
+  return new JsonRpcResponseError(
+    ErrorCode.InvalidParams,
+    ERROR_MESSAGES[ErrorCode.InvalidParams],
+    {
+      data: violations,
+    },
+  );
+}
+
+/** `-32600`: the request is not acceptable in the runtime's current state. */
+export function invalidRequestError(message: string): JsonRpcResponseError {
+  return new JsonRpcResponseError(ErrorCode.InvalidRequest, message);
+}
+
+/** `-32002`: a `session/prompt` before a successful `initialize`. */
+export function notInitializedError(): JsonRpcResponseError {
+  return new JsonRpcResponseError(
+    ErrorCode.NotInitialized,
+    'not initialized: send initialize first',
+  );
+}

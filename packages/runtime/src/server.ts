@@ -1,0 +1,106 @@
+// The request handlers of the runtime and its handshake state machine:
+// not-initialized → (initialize) → ready → (shutdown) → shutting-down.
+import { SERVER_NAME } from '@dsh-sdk/protocol';
+import type {
+  HarnessSdkRequestHandlers,
+  InitializeParams,
+  InitializeResult,
+  SessionPromptParams,
+  SessionPromptResult,
+  ShutdownResult,
+  UserMessage,
+} from '@dsh-sdk/protocol';
+import type { ModelAdapter, ModelRoute } from './adapters/model-adapter.js';
+import { resolveRoute } from './adapters/route-resolver.js';
+import type { AttachmentStore } from './attachment-store.js';
+import type { Notifier } from './notifier.js';
+import { admitPrompt } from './prompt-admission.js';
+import { invalidRequestError, notInitializedError } from './protocol-errors.js';
+import type { SessionRegistry } from './session.js';
+import { runTurn } from './turn.js';
+import type { TurnContext } from './turn.js';
+import { RUNTIME_VERSION } from './version.js';
+
+/** Where the handshake stands. */
+export type ServerState = 'not-initialized' | 'ready' | 'shutting-down';
+
+/** What the server works with. */
+export interface RuntimeServerOptions {
+  readonly adapters: readonly ModelAdapter[];
+  readonly store: AttachmentStore;
+  readonly sessions: SessionRegistry;
+  readonly notifier: Notifier;
+  /** See {@link TurnContext.chunkDelayMs}. */
+  readonly chunkDelayMs: number;
+  /** Called once `shutdown` has been accepted: the runtime flushes its output and exits. */
+  readonly onShutdown: () => void;
+}
+
+/**
+ * Serves `initialize`, `session/prompt` and `shutdown`. Params arrive checked against the
+ * schema by the generated bindings; this class adds the route, attachment and state checks.
+ */
+export class RuntimeServer implements HarnessSdkRequestHandlers {
+  readonly #options: RuntimeServerOptions;
+  #state: ServerState = 'not-initialized';
+  #context: TurnContext | undefined;
+  /** Prompts are admitted one at a time in arrival order, so ids and queues follow the wire. */
+  #admissions: Promise<unknown> = Promise.resolve();
+
+  constructor(options: RuntimeServerOptions) {
+    this.#options = options;
+  }
+
+  /** Where the handshake stands. */
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  initialize(params: InitializeParams): InitializeResult {
+    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
+    if (this.#state === 'ready') throw invalidRequestError('already initialized');
+    const route: ModelRoute = resolveRoute(this.#options.adapters, params);
+    const { notifier, sessions, chunkDelayMs } = this.#options;
+    this.#context = { route, notifier, sessions, chunkDelayMs };
+    this.#state = 'ready';
+    return { serverInfo: { name: SERVER_NAME, version: RUNTIME_VERSION } };
+  }
+
+  sessionPrompt(params: SessionPromptParams): Promise<SessionPromptResult> {
+    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
+    const context = this.#context;
+    if (this.#state !== 'ready' || !context) throw notInitializedError();
+    const admitted = this.#admissions.then(() => this.#accept(params, context));
+    this.#admissions = admitted.catch(() => undefined);
+    return admitted;
+  }
+
+  shutdown(): ShutdownResult {
+    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
+    this.#state = 'shutting-down';
+    void this.#options.sessions.stopAll();
+    this.#options.onShutdown();
+    return {};
+  }
+
+  /** Resolves once every prompt received so far has been answered and every started turn ended. */
+  async settle(): Promise<void> {
+    await this.#admissions;
+    await this.#options.sessions.stopAll();
+  }
+
+  async #accept(params: SessionPromptParams, context: TurnContext): Promise<SessionPromptResult> {
+    const { content, prompt } = await admitPrompt(this.#options.store, params.contentBlocks);
+    const session = context.sessions.open(params.sessionId);
+    const message: UserMessage = {
+      id: session.nextMessageId(),
+      role: 'user',
+      content,
+      source: { kind: 'user' },
+    };
+    // A prompt admitted while `shutdown` was being answered gets its id but no turn.
+    if (this.#state === 'ready')
+      session.enqueue(() => runTurn(session, { message, prompt }, context));
+    return { messageId: message.id };
+  }
+}

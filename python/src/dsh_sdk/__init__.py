@@ -1,0 +1,46 @@
+"""The Python SDK of the DeepSeek Harness SDK protocol.
+
+Models are dataclasses generated from ``protocol.idl.json`` (attribute names in snake_case;
+``dsh_sdk.codec`` converts to and from the camelCase wire form). The transport speaks
+newline-delimited JSON-RPC 2.0 over asyncio streams.
+"""
+
+from __future__ import annotations
+
+from dsh_sdk._gen import *  # noqa: F403 - every model, listed in the generated __all__
+from dsh_sdk._gen import __all__ as _MODELS
+from dsh_sdk._gen.constants import (
+    DEFAULT_MAX_FRAME_BYTES,
+    DIAGNOSTIC_REASONS,
+    ERROR_MESSAGES,
+    PROTOCOL_VERSION,
+    SERVER_NAME,
+    DiagnosticReason,
+    ErrorCode,
+)
+from dsh_sdk._gen.methods import METHODS, Method
+from dsh_sdk.codec import decode, encode
+from dsh_sdk.diagnostics import DiagnosticObserver, TransportDiagnostic
+from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
+from dsh_sdk.transport import JsonRpcLineTransport
+
+__all__ = [
+    *_MODELS,
+    "DEFAULT_MAX_FRAME_BYTES",
+    "DIAGNOSTIC_REASONS",
+    "ERROR_MESSAGES",
+    "METHODS",
+    "PROTOCOL_VERSION",
+    "SERVER_NAME",
+    "DiagnosticObserver",
+    "DiagnosticReason",
+    "ErrorCode",
+    "JsonRpcLineTransport",
+    "JsonRpcResponseError",
+    "Method",
+    "RequestTimeoutError",
+    "TransportClosedError",
+    "TransportDiagnostic",
+    "decode",
+    "encode",
+]

@@ -1,0 +1,453 @@
+"""The generated validators: every IDL example passes, crafted payloads fail at the expected
+pointers, and the TypeScript validators report the same violations for the same inputs."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dsh_sdk._gen import validators as v
+from dsh_sdk._gen.methods import METHODS
+from dsh_sdk._gen.models import Violation
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((REPO / "python/src/dsh_sdk/_gen/protocol.schema.json").read_text("utf-8"))
+DEFINITIONS: dict[str, Any] = SCHEMA["definitions"]
+
+INIT: dict[str, Any] = {"cwd": "/w", "provider": "echo", "model": "echo-1"}
+IMAGE: dict[str, Any] = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+DURABLE_IMAGE: dict[str, Any] = {
+    "type": "image",
+    "attachment": {"attachmentId": "sha256-9f86d081", "mediaType": "image/png"},
+}
+FINISHED: dict[str, Any] = DEFINITIONS["SubagentFinishedNotification"]["examples"][0]
+EVENT: dict[str, Any] = DEFINITIONS["SessionEventNotification"]["examples"][0]
+
+
+def prompt(*blocks: object) -> dict[str, Any]:
+    return {"sessionId": "s-1", "contentBlocks": list(blocks)}
+
+
+def event(**fields: object) -> dict[str, Any]:
+    return {"sessionId": "s-1", "event": {**EVENT["event"], **fields}}
+
+
+def pointers(violations: list[Violation]) -> list[str]:
+    return sorted({violation.pointer for violation in violations})
+
+
+def validator(camel_name: str) -> Callable[[object], list[Violation]]:
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in camel_name)
+    check: Callable[[object], list[Violation]] = getattr(v, snake)
+    return check
+
+
+# Every public validator and the definition it checks (None: a method without params).
+CHECKED: dict[str, str | None] = {}
+for method in METHODS:
+    CHECKED[
+        f"validate{method.params_type or method.name[0].upper() + method.name[1:] + 'Params'}"
+    ] = method.params_type
+    if method.result_type:
+        CHECKED[f"validate{method.result_type}"] = method.result_type
+
+
+@pytest.mark.parametrize("name", [n for n, t in CHECKED.items() if t is not None])
+def test_every_example_of_a_checked_type_is_valid(name: str) -> None:
+    type_name = CHECKED[name]
+    assert type_name is not None
+    examples = DEFINITIONS[type_name]["examples"]
+    assert examples
+    for example in examples:
+        assert validator(name)(example) == []
+
+
+def wrapped_examples() -> list[tuple[str, object]]:
+    """Every example of every definition, placed where a public validator checks it."""
+    cases: list[tuple[str, object]] = []
+    for name, type_name in CHECKED.items():
+        if type_name is not None:
+            cases += [(name, example) for example in DEFINITIONS[type_name]["examples"]]
+    for name, schema in DEFINITIONS.items():
+        for example in schema.get("examples", []):
+            if name.endswith("Event"):
+                cases.append(
+                    ("validateSessionEventNotification", {"sessionId": "s", "event": example})
+                )
+            if name.endswith("Block"):
+                cases.append(("validateSessionPromptParams", prompt(example)))
+            if name.endswith("Block") and not name.startswith("Sdk"):
+                cases.append(
+                    (
+                        "validateSubagentFinishedNotification",
+                        {**FINISHED, "lastAssistantMessage": [example]},
+                    )
+                )
+    for method in METHODS:
+        examples = DEFINITIONS[method.params_type]["examples"] if method.params_type else [None]
+        for params in examples:
+            frame = {"jsonrpc": "2.0", "method": method.wire_name, "params": params}
+            cases.append(
+                (
+                    "validateProtocolFrame",
+                    frame if method.kind == "notification" else {**frame, "id": 7},
+                )
+            )
+    return cases
+
+
+def test_every_example_is_valid_wherever_its_type_is_used() -> None:
+    for check, value in wrapped_examples():
+        assert validator(check)(value) == [], (check, value)
+
+
+EXPECTED: list[tuple[str, str, object, list[str]]] = [
+    ("maxTokens 0", "validateInitializeParams", {**INIT, "maxTokens": 0}, ["/maxTokens"]),
+    ("maxTokens -1", "validateInitializeParams", {**INIT, "maxTokens": -1}, ["/maxTokens"]),
+    ("maxTokens 1.5", "validateInitializeParams", {**INIT, "maxTokens": 1.5}, ["/maxTokens"]),
+    ("maxTokens 2^53", "validateInitializeParams", {**INIT, "maxTokens": 2**53}, ["/maxTokens"]),
+    ("maxTokens null", "validateInitializeParams", {**INIT, "maxTokens": None}, ["/maxTokens"]),
+    ("maxTokens true", "validateInitializeParams", {**INIT, "maxTokens": True}, ["/maxTokens"]),
+    ("maxTokens a string", "validateInitializeParams", {**INIT, "maxTokens": "5"}, ["/maxTokens"]),
+    (
+        "reasoningEffort empty",
+        "validateInitializeParams",
+        {**INIT, "reasoningEffort": ""},
+        ["/reasoningEffort"],
+    ),
+    ("cwd missing", "validateInitializeParams", {"provider": "echo", "model": "m"}, ["/cwd"]),
+    ("provider 42", "validateInitializeParams", {**INIT, "provider": 42}, ["/provider"]),
+    ("everything missing", "validateInitializeParams", {}, ["/cwd", "/model", "/provider"]),
+    ("params an array", "validateInitializeParams", [], [""]),
+    (
+        "sessionId missing",
+        "validateSessionPromptParams",
+        {"contentBlocks": [IMAGE]},
+        ["/sessionId"],
+    ),
+    (
+        "sessionId empty",
+        "validateSessionPromptParams",
+        {**prompt(IMAGE), "sessionId": ""},
+        ["/sessionId"],
+    ),
+    (
+        "contentBlocks an object",
+        "validateSessionPromptParams",
+        {**prompt(), "contentBlocks": {}},
+        ["/contentBlocks"],
+    ),
+    ("contentBlocks empty", "validateSessionPromptParams", prompt(), ["/contentBlocks"]),
+    (
+        "inline image without mimeType",
+        "validateSessionPromptParams",
+        prompt({"type": "image", "data": "iVBORw0KGgo="}),
+        ["/contentBlocks/0/mimeType"],
+    ),
+    (
+        "inline image with data and attachment",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "attachment": DURABLE_IMAGE["attachment"]}),
+        ["/contentBlocks/0/attachment"],
+    ),
+    (
+        "base64 without padding",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "data": "aGk"}),
+        ["/contentBlocks/0/data"],
+    ),
+    (
+        "base64 with stray bits",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "data": "QR=="}),
+        ["/contentBlocks/0/data"],
+    ),
+    (
+        "base64url",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "data": "ab-_"}),
+        ["/contentBlocks/0/data"],
+    ),
+    (
+        "base64 with a newline",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "data": "aGk=\n"}),
+        ["/contentBlocks/0/data"],
+    ),
+    (
+        "base64 not ASCII",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "data": "aGk\u00e9"}),
+        ["/contentBlocks/0/data"],
+    ),
+    (
+        "mimeType not a raster",
+        "validateSessionPromptParams",
+        prompt({**IMAGE, "mimeType": "image/svg+xml"}),
+        ["/contentBlocks/0/mimeType"],
+    ),
+    (
+        "second block bad",
+        "validateSessionPromptParams",
+        prompt(IMAGE, {"type": "text"}),
+        ["/contentBlocks/1/text"],
+    ),
+    (
+        "block without type",
+        "validateSessionPromptParams",
+        prompt({"text": "hi"}),
+        ["/contentBlocks/0/type"],
+    ),
+    (
+        "block type a number",
+        "validateSessionPromptParams",
+        prompt({"type": 3}),
+        ["/contentBlocks/0/type"],
+    ),
+    ("block a string", "validateSessionPromptParams", prompt("hi"), ["/contentBlocks/0"]),
+    (
+        "durable image with data",
+        "validateSubagentFinishedNotification",
+        {**FINISHED, "lastAssistantMessage": [{**DURABLE_IMAGE, "data": "aGk="}]},
+        ["/lastAssistantMessage/0/data"],
+    ),
+    (
+        "attachment without id",
+        "validateSessionPromptParams",
+        prompt({"type": "image", "attachment": {"mediaType": "image/png"}}),
+        ["/contentBlocks/0/attachment/attachmentId"],
+    ),
+    (
+        "status paused",
+        "validateSessionStatusNotification",
+        {"sessionId": "s", "status": "paused"},
+        ["/status"],
+    ),
+    ("status missing", "validateSessionStatusNotification", {"sessionId": "s"}, ["/status"]),
+    (
+        "run status unknown",
+        "validateSubagentFinishedNotification",
+        {**FINISHED, "status": "done"},
+        ["/status"],
+    ),
+    (
+        "stopReason a number",
+        "validateSubagentFinishedNotification",
+        {**FINISHED, "stopReason": 1},
+        ["/stopReason"],
+    ),
+    ("event seq negative", "validateSessionEventNotification", event(seq=-1), ["/event/seq"]),
+    ("event seq 1.5", "validateSessionEventNotification", event(seq=1.5), ["/event/seq"]),
+    (
+        "event data missing turn",
+        "validateSessionEventNotification",
+        event(data={}),
+        ["/event/data/turn"],
+    ),
+    (
+        "event without type",
+        "validateSessionEventNotification",
+        {"sessionId": "s", "event": {"seq": 1, "time": 1, "data": {}}},
+        ["/event/type"],
+    ),
+    (
+        "unknown event without data",
+        "validateSessionEventNotification",
+        event(type="x/y", data=None),
+        ["/event/data"],
+    ),
+    (
+        "inbox target unknown",
+        "validateSessionEventNotification",
+        event(type="agent/inbox/spliced", data={"target": "later", "start": 0, "inserted": []}),
+        ["/event/data/target"],
+    ),
+    (
+        "user message role",
+        "validateSessionEventNotification",
+        event(
+            type="user/message",
+            data={"id": "m", "role": "assistant", "content": [], "source": {"kind": "user"}},
+        ),
+        ["/event/data/role"],
+    ),
+    (
+        "tool result content not an array",
+        "validateSessionEventNotification",
+        event(type="tool/result", data={"toolCallId": "c", "content": "x", "isError": False}),
+        ["/event/data/content"],
+    ),
+    (
+        "nested block error",
+        "validateSessionEventNotification",
+        event(
+            type="assistant/chunk",
+            data={
+                "turn": 0,
+                "step": 0,
+                "delta": {
+                    "type": "tool-result",
+                    "toolCallId": "c",
+                    "content": [{"type": "reasoning"}],
+                },
+            },
+        ),
+        ["/event/data/delta/content/0/text"],
+    ),
+    ("messageId empty", "validateSessionPromptResult", {"messageId": ""}, ["/messageId"]),
+    (
+        "serverInfo name wrong",
+        "validateInitializeResult",
+        {"serverInfo": {"name": "other", "version": "1"}},
+        ["/serverInfo/name"],
+    ),
+    ("shutdown params a string", "validateShutdownParams", "x", [""]),
+    ("shutdown result null", "validateShutdownResult", None, [""]),
+    (
+        "frame without method",
+        "validateProtocolFrame",
+        {"jsonrpc": "2.0", "id": 1},
+        ["", "/error", "/method", "/params", "/result"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "check", "value", "expected"), EXPECTED, ids=[c[0] for c in EXPECTED]
+)
+def test_a_crafted_payload_fails_at_the_expected_pointers(
+    name: str, check: str, value: object, expected: list[str]
+) -> None:
+    assert pointers(validator(check)(value)) == expected
+
+
+VALID: list[tuple[str, str, object]] = [
+    ("maxTokens 1.0 is an integer", "validateInitializeParams", {**INIT, "maxTokens": 1.0}),
+    ("maxTokens 2^53-1", "validateInitializeParams", {**INIT, "maxTokens": 2**53 - 1}),
+    ("unknown params are ignored", "validateInitializeParams", {**INIT, "future": {"x": [1]}}),
+    (
+        "unknown event type with unknown data fields",
+        "validateSessionEventNotification",
+        event(type="plugin/memory/saved", data={"key": "k", "bytes": 12}, extra=True),
+    ),
+    ("unknown block type", "validateSessionPromptParams", prompt({"type": "audio", "seconds": 3})),
+    ("empty base64", "validateSessionPromptParams", prompt({**IMAGE, "data": ""})),
+    ("durable image in a prompt", "validateSessionPromptParams", prompt(DURABLE_IMAGE)),
+    (
+        "open stop reason",
+        "validateSubagentFinishedNotification",
+        {**FINISHED, "stopReason": "budget"},
+    ),
+    (
+        "empty lastAssistantMessage",
+        "validateSubagentFinishedNotification",
+        {**FINISHED, "lastAssistantMessage": []},
+    ),
+    ("shutdown params null", "validateShutdownParams", None),
+    ("shutdown params {}", "validateShutdownParams", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "check", "value"), VALID, ids=[c[0] for c in VALID])
+def test_a_crafted_valid_payload_passes(name: str, check: str, value: object) -> None:
+    assert validator(check)(value) == []
+
+
+def test_violations_carry_ajv_messages_without_duplicates() -> None:
+    found = v.validate_initialize_params({"provider": 1, "model": "m", "maxTokens": 0.5})
+    assert [(x.pointer, x.message) for x in found] == [
+        ("/cwd", "must have required property 'cwd'"),
+        ("/provider", "must be string"),
+        ("/maxTokens", "must be >= 1"),
+        ("/maxTokens", "must be integer"),
+    ]
+
+
+def test_the_method_tables_name_a_validator_for_every_method() -> None:
+    assert list(v.PARAMS_VALIDATORS) == [m.wire_name for m in METHODS]
+    assert list(v.RESULT_VALIDATORS) == [m.wire_name for m in METHODS if m.result_type]
+
+
+# ---- cross-check with the TypeScript validators -------------------------------------------
+
+
+def mutations(count: int) -> list[tuple[str, object]]:
+    """Deterministic damage to valid examples: removed, retyped, emptied and added members."""
+    rng = random.Random(20261130)
+    bad_values: list[object] = [None, True, 0, -1, 1.5, 2**53, "", "x", [], {}, [1], {"type": 5}]
+    seeds = wrapped_examples()
+    out: list[tuple[str, object]] = []
+    while len(out) < count:
+        name, example = rng.choice(seeds)
+        value = copy.deepcopy(example)
+        paths = list(_paths(value))
+        path = rng.choice(paths)
+        _damage(value, path, rng, bad_values)
+        out.append((name, value))
+    return out
+
+
+def _paths(value: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+def _damage(value: Any, path: tuple[str | int, ...], rng: random.Random, bad: list[object]) -> None:
+    if not path:
+        if isinstance(value, dict):
+            value["unknownMember"] = rng.choice(bad)
+        return
+    parent = value
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    action = rng.randrange(3)
+    if action == 0 and isinstance(parent, dict):
+        del parent[last]
+    else:
+        parent[last] = copy.deepcopy(rng.choice(bad))
+
+
+def run_typescript(cases: list[tuple[str, object]]) -> list[set[tuple[str, str]]]:
+    tsx = REPO / "node_modules/.bin/tsx"
+    if shutil.which("node") is None or not tsx.exists():
+        pytest.skip("node and the repository's node_modules are needed for the cross-check")
+    payload = json.dumps([{"validator": name, "value": value} for name, value in cases])
+    result = subprocess.run(
+        [str(tsx), str(Path(__file__).parent / "crosscheck/ts_violations.ts")],
+        input=payload,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    reports: list[list[dict[str, str]]] = json.loads(result.stdout)
+    return [{(x["pointer"], x["message"]) for x in report} for report in reports]
+
+
+def test_python_and_typescript_validators_report_the_same_violations() -> None:
+    cases = [(check, value) for _, check, value, _ in EXPECTED]
+    cases += [(check, value) for _, check, value in VALID]
+    cases += mutations(600)
+    expected = run_typescript(cases)
+    mismatches = []
+    for (check, value), ts in zip(cases, expected, strict=True):
+        py = {(x.pointer, x.message) for x in validator(check)(value)}
+        if py != ts:
+            mismatches.append((check, value, sorted(py - ts), sorted(ts - py)))
+    assert mismatches == []
