@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The README's main command: set up, regenerate from protocol.idl.json, build, then show the protocol.
+# The README's main command: set up, regenerate from protocol.idl.json, build, show the protocol,
+# then the demo: the TypeScript client driving the reference runtime over stdio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 pnpm -s generate
 pnpm -s build
 pnpm -s summary
+node packages/client/dist/demo.js "$@"

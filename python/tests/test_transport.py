@@ -598,6 +598,19 @@ async def test_close_stops_delivering_lines_already_buffered() -> None:
     assert seen == [1]
 
 
+async def test_a_write_failing_mid_chunk_stops_delivery_of_the_rest_of_the_chunk() -> None:
+    peer = await started_peer()
+    seen: list[Any] = []
+    peer.transport.on_notification("n", lambda params, context: seen.append(params))
+    peer.output.closing = True
+    peer.send_raw(b'{"method":"n","params":1}\n{"id":1,"method":"x"}\n{"method":"n","params":2}\n')
+    await eventually(lambda: peer.transport.state == "closed")
+    await settle()
+    assert seen == [1]
+    assert peer.transport.close_error is not None
+    assert peer.transport.close_error.reason == "output-error"
+
+
 async def test_a_response_finished_after_close_is_not_written() -> None:
     peer = await started_peer()
     release = asyncio.Event()

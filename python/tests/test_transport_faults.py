@@ -42,11 +42,15 @@ async def no_loop_errors(caplog: pytest.LogCaptureFixture) -> AsyncIterator[None
 async def reap_children() -> None:
     while _children:
         child = _children.pop()
-        if child.returncode is None:
-            child.kill()
-        await asyncio.wait_for(child.wait(), WAIT)
         if child.stdin is not None:
             child.stdin.close()
+        # kill() polls the child first and may reap it under the child watcher's feet ("Unknown
+        # child process pid"), so children that end by themselves are given the time to.
+        try:
+            await asyncio.wait_for(child.wait(), 2)
+        except asyncio.TimeoutError:
+            child.kill()
+            await asyncio.wait_for(child.wait(), WAIT)
 
 
 async def spawn(peer: str, *args: str) -> asyncio.subprocess.Process:

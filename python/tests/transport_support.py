@@ -39,6 +39,10 @@ class MemoryOutput:
     def is_closing(self) -> bool:
         return self.closing
 
+    def get_write_buffer_size(self) -> int:
+        """Like an asyncio transport: non-zero while `drain()` would wait."""
+        return 0 if self.writable.is_set() and self.drain_error is None else 1
+
     def messages(self) -> list[Any]:
         """Every line written so far, parsed."""
         return [json.loads(line) for line in bytes(self.data).splitlines()]

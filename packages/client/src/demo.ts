@@ -74,7 +74,7 @@ async function runAndWatch(
       const { sessionId, event } = notification.params;
       const isRoot = sessionId === SESSION;
       if (isEventOfType(event, 'assistant/chunk')) {
-        if (isRoot) firstChunkMs ??= performance.now() - started;
+        firstChunkMs ??= performance.now() - started;
         out.stream(isRoot ? 'agent ›' : 'child ›', textOf([event.data.delta]));
       } else if (isEventOfType(event, 'tool/call')) {
         out.line('tool', `${event.data.name} ${event.data.arguments}`);
@@ -138,8 +138,11 @@ function printSummary(runs: readonly RunRecord[]): void {
   ]);
 }
 
-async function main(): Promise<void> {
-  const { runtime, chunkDelayMs } = parseOptions();
+/** Starts the chosen runtime (chunks paced so the replies visibly stream) and shakes hands. */
+async function startRuntime(
+  runtime: keyof typeof RUNTIMES,
+  chunkDelayMs: number,
+): Promise<HarnessClient> {
   const { launcher, name } = RUNTIMES[runtime];
   await access(launcher, constants.X_OK).catch(() => {
     throw new Error(`${launcher} is missing or not executable (the ${name} is not available)`);
@@ -152,36 +155,56 @@ async function main(): Promise<void> {
     initialize: { cwd: process.cwd(), provider: 'echo', model: 'echo-1' },
     env: { DSH_SDK_RUNTIME_CHUNK_DELAY_MS: String(chunkDelayMs) },
   });
-  const { serverInfo } = client;
-  out.line(
-    'handshake',
-    `${serverInfo.name} ${serverInfo.version} · pid ${client.pid} · echo/echo-1 · ${formatMs(performance.now() - started)}`,
-  );
+  const { name: server, version } = client.serverInfo;
+  const took = formatMs(performance.now() - started);
+  out.line('handshake', `${server} ${version} · pid ${client.pid} · echo/echo-1 · ${took}`);
+  return client;
+}
+
+/** The two runs: a prompt with an image, then a delegation. */
+async function runScenario(client: HarnessClient): Promise<RunRecord[]> {
+  const question = 'What does a runtime owe its client? Frames on stdout, logs on stderr.';
+  out.heading('[1] a prompt with an inline image');
+  out.line('you', `${question} + a ${TINY_PNG.length}-byte PNG`);
+  const image = imageFromBytes(TINY_PNG, 'image/png');
+  const first = await runAndWatch(client, 'prompt + image', [textBlock(question), image]);
+  const task = 'list the frames of a turn, in order';
+  out.heading('[2] a delegation to a child agent');
+  out.line('you', `/delegate ${task}`);
+  const second = await runAndWatch(client, '/delegate', `/delegate ${task}`);
+  out.line('final', shorten(second.result.finalResponse, 90));
+  return [first, second];
+}
+
+/** Climbs the shutdown ladder and says how it went. */
+async function shutDown(client: HarnessClient): Promise<void> {
+  out.heading('shutdown');
+  const report = await client.shutdown({ timeoutMs: 2000 });
+  for (const step of report.steps) {
+    out.line(step.step, `${step.outcome} (${formatMs(step.elapsedMs)})`);
+  }
+  const how = report.hasExited
+    ? `the runtime ${describeExit(report)}`
+    : 'the runtime survived SIGKILL';
+  out.line('ended', `by ${report.endedBy}: ${how}, ${formatMs(report.elapsedMs)} in all`);
+}
+
+async function main(): Promise<void> {
+  const { runtime, chunkDelayMs } = parseOptions();
+  const client = await startRuntime(runtime, chunkDelayMs);
   try {
-    const question = 'What does a runtime owe its client? Frames on stdout, logs on stderr.';
-    out.heading('[1] a prompt with an inline image');
-    out.line('you', `${question} + a ${TINY_PNG.length}-byte PNG`);
-    const first = await runAndWatch(client, 'prompt + image', [
-      textBlock(question),
-      imageFromBytes(TINY_PNG, 'image/png'),
-    ]);
-    const task = 'list the frames of a turn, in order';
-    out.heading('[2] a delegation to a child agent');
-    out.line('you', `/delegate ${task}`);
-    const second = await runAndWatch(client, '/delegate', `/delegate ${task}`);
-    out.line('final', shorten(second.result.finalResponse, 90));
-    printSummary([first, second]);
+    printSummary(await runScenario(client));
   } finally {
-    out.heading('shutdown');
-    const report = await client.shutdown({ timeoutMs: 2000 });
-    for (const step of report.steps)
-      out.line(step.step, `${step.outcome} (${formatMs(step.elapsedMs)})`);
-    const how = report.hasExited
-      ? `the runtime ${describeExit(report)}`
-      : 'the runtime survived SIGKILL';
-    out.line('ended', `by ${report.endedBy}: ${how}, ${formatMs(report.elapsedMs)} in all`);
+    await shutDown(client);
   }
 }
+
+// A reader that goes away (`demo.js | head`) ends the demo quietly; the runtime then sees its
+// stdin close and exits on its own.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
 
 main().then(
   () => process.exit(0),

@@ -54,7 +54,10 @@ export interface HarnessClientOptions {
 export interface RunOptions {
   /** The root session; default: a new session. */
   readonly sessionId?: string;
-  /** Called with every notification of the run's session tree as it arrives, in wire order. */
+  /**
+   * Called with every notification of the run's session tree as it arrives, in wire order.
+   * If it throws, the run fails with that error.
+   */
   readonly onNotification?: (notification: HarnessNotification) => void;
   /** Abandons the run (the runtime is not told: the protocol has no cancel method). */
   readonly signal?: AbortSignal;
@@ -108,6 +111,8 @@ export class HarnessClient {
     void this.#lost.then((error) => {
       this.#lostError = error;
       for (const run of this.#runs) run.fail(error);
+      // Rejects what still waits (a runtime whose stdout outlives it would leave it waiting).
+      this.#transport.close(error.message, { cause: error });
     });
     this.#transport.start();
   }
@@ -252,8 +257,10 @@ export class HarnessClient {
     try {
       return await request;
     } catch (error) {
-      if (error instanceof TransportClosedError && error.reason !== 'closed')
+      if (this.#lostError) throw this.#lostError;
+      if (error instanceof TransportClosedError && error.reason !== 'closed') {
         throw await this.#lost;
+      }
       throw error;
     }
   }

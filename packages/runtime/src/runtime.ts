@@ -56,26 +56,7 @@ export async function serveRuntime(options: RuntimeOptions): Promise<RuntimeEnd>
   });
   let finish: (end: RuntimeEnd) => void = () => {};
   const ended = new Promise<RuntimeEnd>((resolve) => (finish = resolve));
-  const notifier = new NotifierGate();
-  const sessions = new SessionRegistry(
-    (id) =>
-      new Session(id, notifier, (error, session) => {
-        if (!(error instanceof RuntimeStoppedError))
-          log(`the turn of session ${session.id} failed: ${describeError(error)}`);
-      }),
-  );
-  const server = new RuntimeServer({
-    adapters: options.adapters ?? [new EchoAdapter()],
-    store: options.store ?? new AttachmentStore(),
-    sessions,
-    notifier,
-    chunkDelayMs: options.chunkDelayMs ?? 0,
-    onShutdown: () => {
-      notifier.close();
-      finish('shutdown');
-    },
-  });
-  notifier.bind(serveHarnessSdk(transport, server));
+  const server = createServer(options, transport, () => finish('shutdown'));
   const settle = (): void => void server.settle().then(() => finish('input-ended'));
   input.once('end', settle);
   input.once('error', (error) => {
@@ -96,6 +77,32 @@ export async function serveRuntime(options: RuntimeOptions): Promise<RuntimeEnd>
   }
   transport.close();
   return end;
+}
+
+/** The server and its sessions, bound to the transport through the generated bindings. */
+function createServer(
+  options: RuntimeOptions,
+  transport: JsonRpcLineTransport,
+  onShutdown: () => void,
+): RuntimeServer {
+  const notifier = new NotifierGate();
+  const onTurnFailed = (error: unknown, session: Session): void => {
+    if (error instanceof RuntimeStoppedError) return; // cut short by `shutdown`: expected
+    options.log(`the turn of session ${session.id} failed: ${describeError(error)}`);
+  };
+  const server = new RuntimeServer({
+    adapters: options.adapters ?? [new EchoAdapter()],
+    store: options.store ?? new AttachmentStore(),
+    sessions: new SessionRegistry((id) => new Session(id, notifier, onTurnFailed)),
+    notifier,
+    chunkDelayMs: options.chunkDelayMs ?? 0,
+    onShutdown: () => {
+      notifier.close();
+      onShutdown();
+    },
+  });
+  notifier.bind(serveHarnessSdk(transport, server));
+  return server;
 }
 
 /**

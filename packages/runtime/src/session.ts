@@ -41,7 +41,7 @@ export class Session {
     this.#onTurnFailed = onTurnFailed;
   }
 
-  /** `<sessionId>/m<n>`: `n` counts user and assistant messages from 1, in creation order. */
+  /** `<sessionId>/m<n>`: `n` counts the session's user messages from 1, in the order prompts arrive. */
   nextMessageId(): string {
     this.#messageCount += 1;
     return `${this.id}/m${this.#messageCount}`;

@@ -48,7 +48,7 @@ export async function runTurn(
       ? undefined
       : await runDelegation({ parent: session, turn, step: STEP, task }, context, runTurn);
   const reply = route.adapter.generateReply(input.prompt, route, delegation);
-  await streamReply(session, turn, reply, context.chunkDelayMs);
+  await streamReply(session, turn, reply, `${input.message.id}/reply`, context.chunkDelayMs);
   await session.emit('step/end', { turn, step: STEP });
   await session.emit('turn/end', { turn, reason: { kind: reply.finish } });
   await session.setStatus('idle');
@@ -60,6 +60,7 @@ async function streamReply(
   session: Session,
   turn: number,
   reply: ModelReply,
+  replyId: string,
   chunkDelayMs: number,
 ): Promise<void> {
   for (const piece of reply.pieces) {
@@ -71,7 +72,7 @@ async function streamReply(
     });
   }
   const message: AssistantMessage = {
-    id: session.nextMessageId(),
+    id: replyId,
     role: 'assistant',
     content: [{ type: 'text', text: reply.text }],
   };

@@ -97,7 +97,7 @@ describe('/delegate', () => {
     });
     expect(dataOf(parent.find((event) => event.type === 'assistant/message'))).toMatchObject({
       message: {
-        id: 'p/m2',
+        id: 'p/m1/reply',
         content: [{ type: 'text', text: `Delegated to p/child1: ${childReply}` }],
       },
     });

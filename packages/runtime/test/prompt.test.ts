@@ -79,7 +79,7 @@ describe('a prompt', () => {
         type: 'assistant/message',
         seq: 7,
         data: {
-          message: { id: 's1/m2', role: 'assistant', content: [{ type: 'text', text: reply }] },
+          message: { id: 's1/m1/reply', role: 'assistant', content: [{ type: 'text', text: reply }] },
           usage: { inputTokens: [...text].length, outputTokens: 3 },
         },
       },
@@ -118,7 +118,7 @@ describe('a prompt', () => {
     const message = events.find((event) => event.type === 'assistant/message');
     expect(message?.data).toEqual({
       message: {
-        id: 'j/m2',
+        id: 'j/m1/reply',
         role: 'assistant',
         content: [{ type: 'text', text: 'Echo: one\ntwo' }],
       },
@@ -144,13 +144,13 @@ describe('a prompt', () => {
       contentBlocks: [{ type: 'text', text: 'second' }],
     });
     await runtime.idle('s', 2);
-    expect([first.messageId, second.messageId]).toEqual(['s/m1', 's/m3']);
+    expect([first.messageId, second.messageId]).toEqual(['s/m1', 's/m2']);
     const events = runtime.eventsOf('s');
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
     const turns = events.filter((event) => event.type === 'turn/start').map((event) => event.data);
     expect(turns).toEqual([{ turn: 0 }, { turn: 1 }]);
     const receipt = events.filter((event) => event.type === 'agent/inbox/spliced')[1];
-    expect(dataOf(receipt)['inserted']).toEqual([expect.objectContaining({ id: 's/m3' })]);
+    expect(dataOf(receipt)['inserted']).toEqual([expect.objectContaining({ id: 's/m2' })]);
   });
 
   test('stops at maxTokens pieces and ends the turn with max-tokens', async () => {
@@ -164,7 +164,7 @@ describe('a prompt', () => {
     const message = events.find((event) => event.type === 'assistant/message');
     expect(message?.data).toEqual({
       message: {
-        id: 'm/m2',
+        id: 'm/m1/reply',
         role: 'assistant',
         content: [{ type: 'text', text: `Echo: ${text}`.slice(0, 32) }],
       },

@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { validateProtocolFrame } from '@dsh-sdk/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
-import { exitOf, killChildren, spawnRuntime } from './helpers/runtime-connection.js';
+import { LAUNCHER, exitOf, killChildren, spawnRuntime } from './helpers/runtime-connection.js';
 import type { RuntimeChild } from './helpers/runtime-connection.js';
 
 afterEach(killChildren);
@@ -145,5 +149,22 @@ describe('stdio', () => {
     child.stdin.end();
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
+  });
+
+  test('starts from any working directory, through a symlink too', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'dsh-sdk-launcher-'));
+    try {
+      const link = join(folder, 'runtime');
+      await symlink(LAUNCHER, link);
+      const child = spawn(link, [], { cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+      child.stdin.end(line({ jsonrpc: '2.0', id: 'only', method: 'shutdown', params: {} }));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      expect(stdout).toBe('{"jsonrpc":"2.0","id":"only","result":{}}\n');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from dsh_sdk._gen.constants import DiagnosticReason
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.classify import JsonRpcId
+from dsh_sdk.line_reader import LineRejection, utf8_length
 
-__all__ = ["DiagnosticObserver", "DiagnosticReason", "TransportDiagnostic"]
+__all__ = [
+    "DiagnosticObserver",
+    "DiagnosticReason",
+    "TransportDiagnostic",
+    "line_diagnostic",
+    "rejection_diagnostic",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -39,3 +47,36 @@ class TransportDiagnostic:
 DiagnosticObserver = Callable[[TransportDiagnostic], None]
 """Receives every diagnostic of a transport. Called synchronously while the input is read; if it
 raises, the error is ignored so that reading goes on."""
+
+
+_REJECTION_MESSAGES: Final = {
+    "invalid-utf8": "the line is not valid UTF-8",
+    "frame-too-large": "the line is longer than the frame limit",
+    "truncated-frame": "the input ended in the middle of a line",
+}
+
+
+def rejection_diagnostic(rejection: LineRejection, max_frame_bytes: int) -> TransportDiagnostic:
+    """The report of a line the line reader dropped."""
+    message = _REJECTION_MESSAGES[rejection.reason]
+    if rejection.reason == "frame-too-large":
+        message += f" of {max_frame_bytes} bytes"
+    return TransportDiagnostic(
+        reason=rejection.reason, message=message, line=rejection.line, bytes=rejection.bytes
+    )
+
+
+def line_diagnostic(
+    reason: DiagnosticReason,
+    message: str,
+    line: int,
+    text: str,
+    *,
+    method: str | None = None,
+    id: JsonRpcId | None = None,
+) -> TransportDiagnostic:
+    """The report of a message ignored on input line `line`, whose text is `text` (its size is
+    computed here, only when a report needs it)."""
+    return TransportDiagnostic(
+        reason=reason, message=message, line=line, bytes=utf8_length(text), method=method, id=id
+    )

@@ -12,6 +12,7 @@ from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk.classify import JsonRpcId
 from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
+from dsh_sdk.line_reader import utf8_length
 from dsh_sdk.line_writer import LineWriter
 
 __all__ = [
@@ -25,13 +26,7 @@ __all__ = [
     "register_handler",
     "result_line",
     "start_request",
-    "utf8_length",
 ]
-
-
-def utf8_length(text: str) -> int:
-    """Size of `text` in UTF-8 (texts here were decoded from valid UTF-8, so they encode)."""
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
 class NotificationContext:

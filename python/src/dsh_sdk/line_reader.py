@@ -21,6 +21,7 @@ __all__ = [
     "LineRejection",
     "LineRejectionReason",
     "read_line_batches",
+    "utf8_length",
 ]
 
 LineRejectionReason = Literal["invalid-utf8", "frame-too-large", "truncated-frame"]
@@ -190,6 +191,12 @@ class LineReader:
         self._pieces = []
         self._pending_bytes = 0
         self._discarding = False
+
+
+def utf8_length(text: str) -> int:
+    """Size in UTF-8 of a line's text: how the size of a line is found again after decoding,
+    only when something needs it."""
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
 class ByteSource(Protocol):

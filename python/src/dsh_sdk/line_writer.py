@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
@@ -45,12 +46,13 @@ def renew(error: TransportClosedError) -> TransportClosedError:
 class LineWriter:
     """Writes lines to a caller-owned output, one at a time, waiting for `drain()` after each.
 
-    A lock keeps lines whole and in order, and makes a writer that arrives while another waits
-    for `drain()` wait its turn, so callers that await their writes never run ahead of the reader.
-    A failed write (`EPIPE`, a reset, an output that is closing) fails the writer for good: the
-    failing and every later write raise a `TransportClosedError` of reason `output-error`, and
-    `on_failure` is told once. `dispose()` fails the writer with the caller's error, which also
-    releases a write blocked in `drain()` on an `asyncio.StreamWriter`. The output is never closed.
+    Writes take turns in the order they are asked for: a line is written at once when no other
+    write is under way, else when the writes asked for before it are done, so lines stay whole and
+    in order, and callers that await their writes never run ahead of the reader. A failed write
+    (`EPIPE`, a reset, an output that is closing) fails the writer for good: the failing and every
+    later write raise a `TransportClosedError` of reason `output-error`, and `on_failure` is told
+    once. `dispose()` fails the writer with the caller's error, which also releases a write
+    blocked in `drain()`. The output is never closed.
     """
 
     def __init__(
@@ -58,11 +60,12 @@ class LineWriter:
     ) -> None:
         self._output = output
         self._on_failure = on_failure
-        self._lock = asyncio.Lock()
         self._failure: TransportClosedError | None = None
         self._disposed: asyncio.Future[None] | None = None
-        self._writers = 0
-        """Writes started and not finished: while there are any, a new line waits its turn."""
+        self._is_busy = False
+        """A write holds the turn (it is writing or waiting for `drain()`)."""
+        self._turns: deque[asyncio.Future[None]] = deque()
+        """Writes waiting for their turn, in the order they were asked for."""
         self._tasks: set[asyncio.Future[None]] = set()
 
     @property
@@ -79,63 +82,94 @@ class LineWriter:
         """Writes one line, which must end with `\\n`, and waits for `drain()`."""
         if self._failure is not None:
             raise renew(self._failure)
-        self._writers += 1
+        if self._is_busy:
+            await self._wait_for_turn(self._queue_turn())
+        else:
+            self._is_busy = True
         try:
-            async with self._lock:
-                if self._failure is not None:
-                    raise renew(self._failure)
-                try:
-                    self._write_now(line)
-                    if self._may_block():
-                        await self._drain_unless_disposed()
-                    else:
-                        await self._output.drain()
-                except TransportClosedError:
-                    raise
-                except Exception as error:
-                    raise renew(self._fail(error)) from error
+            if self._failure is not None:
+                raise renew(self._failure)
+            try:
+                self._write_now(line)
+                await self._drain()
+            except TransportClosedError:
+                raise
+            except Exception as error:
+                raise renew(self._fail(error)) from error
         finally:
-            self._writers -= 1
+            self._end_turn()
 
     def write_line_soon(self, line: bytes) -> None:
         """Writes one line without waiting, for answers sent from the read loop: at once when no
-        write is in progress, else after the writes before it. Never raises; a line that cannot
-        be written is dropped (a failure fails the writer as usual)."""
+        write is under way, else in its turn. Never raises; a line that cannot be written is
+        dropped (a failure fails the writer as usual)."""
         if self._failure is not None:
             return
-        if self._writers:
-            self._spawn(self._write_line_quietly(line))
+        if self._is_busy:
+            self._spawn(self._write_in_turn(self._queue_turn(), line))
             return
+        self._is_busy = True
         try:
             self._write_now(line)
         except Exception as error:
             self._fail(error)
+            self._end_turn()
             return
         if self._may_block():
-            # Later writes wait for this drain, as they would after write_line().
-            self._spawn(self._write_line_quietly(None))
+            # Keep the turn until drained, as write_line() would.
+            self._spawn(self._write_in_turn(None, None))
+        else:
+            self._end_turn()
 
     def _write_now(self, line: bytes) -> None:
         if self._output.is_closing():
             raise ConnectionResetError("the output stream is closing")
         self._output.write(line)
 
-    async def _write_line_quietly(self, line: bytes | None) -> None:
-        """Writes `line` (or only waits for `drain()` when it is `None`), swallowing failures."""
-        self._writers += 1
+    async def _drain(self) -> None:
+        if self._may_block():
+            await self._drain_unless_disposed()
+        else:
+            await self._output.drain()  # returns at once
+
+    async def _write_in_turn(self, turn: asyncio.Future[None] | None, line: bytes | None) -> None:
+        """Waits for `turn` (when there is one), writes `line` (when there is one), drains and
+        ends the turn; failures are swallowed (they fail the writer)."""
+        if turn is not None:
+            await self._wait_for_turn(turn)
         try:
-            async with self._lock:
-                if self._failure is not None:
-                    return
-                if line is not None:
-                    self._write_now(line)
-                await self._drain_unless_disposed()
+            if self._failure is not None:
+                return
+            if line is not None:
+                self._write_now(line)
+            await self._drain()
         except TransportClosedError:
             pass
         except Exception as error:
             self._fail(error)
         finally:
-            self._writers -= 1
+            self._end_turn()
+
+    def _queue_turn(self) -> asyncio.Future[None]:
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._turns.append(turn)
+        return turn
+
+    async def _wait_for_turn(self, turn: asyncio.Future[None]) -> None:
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._end_turn()  # handed the turn, then cancelled: pass it on
+            raise
+
+    def _end_turn(self) -> None:
+        while self._turns:
+            turn = self._turns.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._is_busy = False
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)

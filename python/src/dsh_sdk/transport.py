@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES
@@ -21,7 +21,13 @@ from dsh_sdk.classify import (
     MalformedMessage,
     classify_message,
 )
-from dsh_sdk.diagnostics import DiagnosticObserver, DiagnosticReason, TransportDiagnostic
+from dsh_sdk.diagnostics import (
+    DiagnosticObserver,
+    DiagnosticReason,
+    TransportDiagnostic,
+    line_diagnostic,
+    rejection_diagnostic,
+)
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
 from dsh_sdk.inbound_handlers import (
     NotificationContext,
@@ -31,23 +37,38 @@ from dsh_sdk.inbound_handlers import (
     describe_error,
     register_handler,
     start_request,
-    utf8_length,
 )
 from dsh_sdk.jsonlib import ABSENT
-from dsh_sdk.line_reader import ByteSource, LineEntry, LineReader, LineRejection, read_line_batches
+from dsh_sdk.line_reader import (
+    ByteSource,
+    LineEntry,
+    LineReader,
+    read_line_batches,
+    utf8_length,
+)
 from dsh_sdk.line_writer import LineOutput, LineWriter, renew
+from dsh_sdk.pending_requests import PendingRequests
 
-__all__ = ["JsonRpcLineTransport", "TransportState"]
+__all__ = ["JsonRpcLineTransport", "JsonRpcTransportPeer", "TransportState"]
 
 TransportState = Literal["idle", "open", "closed"]
 """The lifecycle of a transport: created, started, then closed for good."""
 
 _OPEN: Final = "open"
-_REJECTION_MESSAGES: Final = {
-    "invalid-utf8": "the line is not valid UTF-8",
-    "frame-too-large": "the line is longer than the frame limit",
-    "truncated-frame": "the input ended in the middle of a line",
-}
+
+
+class JsonRpcTransportPeer(Protocol):
+    """The outbound surface of a JSON-RPC connection: what one side can send the other."""
+
+    async def request(
+        self, method: str, params: object = ABSENT, *, timeout: float | None = None
+    ) -> Any:
+        """Sends a request and returns the response's `result`."""
+        ...
+
+    async def notify(self, method: str, params: object = ABSENT) -> None:
+        """Sends a notification; returns once the output has taken it."""
+        ...
 
 
 class JsonRpcLineTransport:
@@ -76,8 +97,7 @@ class JsonRpcLineTransport:
         self._counts: dict[DiagnosticReason, int] = {}
         self._request_handlers: dict[str, RequestHandler] = {}
         self._notification_handlers: dict[str, NotificationHandler] = {}
-        self._pending: dict[int, asyncio.Future[Any]] = {}
-        self._next_id = 1
+        self._pending = PendingRequests()
         self._state: TransportState = "idle"
         self._close_error: TransportClosedError | None = None
         self._closed = asyncio.Event()
@@ -147,27 +167,18 @@ class JsonRpcLineTransport:
             raise self._refusal()
         if timeout is not None and not timeout >= 0:
             raise ValueError(f"timeout must be None or at least 0, got {timeout}")
-        id_ = self._next_id
-        self._next_id += 1
+        id_ = self._pending.next_id()
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
         if params is not ABSENT:
             message["params"] = params
         line = jsonlib.dumps_line(message)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[id_] = future
-        try:
+        with self._pending.waiting(id_) as future:
             if timeout is None:
                 return await self._send_and_wait(line, future)
             try:
                 return await asyncio.wait_for(self._send_and_wait(line, future), timeout)
             except asyncio.TimeoutError:
                 raise RequestTimeoutError(method, id_, timeout) from None
-        finally:
-            self._pending.pop(id_, None)
-            if not future.done():
-                future.cancel()
-            elif not future.cancelled():
-                future.exception()  # retrieved, so asyncio does not log it
 
     async def notify(self, method: str, params: object = ABSENT) -> None:
         """Sends a notification and waits until the output has taken it (back-pressure).
@@ -215,7 +226,8 @@ class JsonRpcLineTransport:
         for entry in entries:
             number += 1
             if not isinstance(entry, str):
-                self._report_rejection(entry)
+                limit = self._lines.max_frame_bytes
+                self.report_diagnostic(rejection_diagnostic(entry, limit))
                 continue
             if not entry:
                 continue
@@ -225,7 +237,7 @@ class JsonRpcLineTransport:
                 message = error if reparse is None else _parse_or_error(reparse, entry)
                 if isinstance(message, ValueError):
                     detail = f"the line is not JSON: {message}"
-                    self._report_line("invalid-json", entry, number, detail)
+                    self.report_diagnostic(line_diagnostic("invalid-json", detail, number, entry))
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
@@ -247,7 +259,11 @@ class JsonRpcLineTransport:
                 self._start_request(message, entry, number)
             else:
                 assert isinstance(kind, MalformedMessage)
-                self._report_line(kind.reason, entry, number, kind.detail, kind.method, kind.id)
+                self.report_diagnostic(
+                    line_diagnostic(
+                        kind.reason, kind.detail, number, entry, method=kind.method, id=kind.id
+                    )
+                )
             if self._state != _OPEN:
                 return
 
@@ -299,49 +315,16 @@ class JsonRpcLineTransport:
 
     def _settle(self, message: dict[str, Any], is_success: bool, text: str, number: int) -> None:
         id_ = message["id"]
-        # Our ids are ints: a string id matches nothing (not even "1" for 1); 1.0 matches 1.
-        future = self._pending.pop(id_, None)
-        if future is None or future.done():
+        future = self._pending.take(id_)
+        if future is None:
             detail = f"no pending request has id {jsonlib.dumps(id_)}"
-            self._report_line("unknown-response-id", text, number, detail, None, id_)
+            self.report_diagnostic(
+                line_diagnostic("unknown-response-id", detail, number, text, id=id_)
+            )
         elif is_success:
             future.set_result(message["result"])
         else:
             future.set_exception(JsonRpcResponseError.from_error_object(message["error"]))
-
-    def _report_rejection(self, rejection: LineRejection) -> None:
-        limit = (
-            f" of {self._lines.max_frame_bytes} bytes"
-            if rejection.reason == "frame-too-large"
-            else ""
-        )
-        self.report_diagnostic(
-            TransportDiagnostic(
-                reason=rejection.reason,
-                message=_REJECTION_MESSAGES[rejection.reason] + limit,
-                line=rejection.line,
-                bytes=rejection.bytes,
-            )
-        )
-
-    def _report_line(
-        self,
-        reason: DiagnosticReason,
-        text: str,
-        number: int,
-        message: str,
-        method: str | None = None,
-        id_: Any = None,
-    ) -> None:
-        diagnostic = TransportDiagnostic(
-            reason=reason,
-            message=message,
-            line=number,
-            bytes=utf8_length(text),
-            method=method,
-            id=id_,
-        )
-        self.report_diagnostic(diagnostic)
 
     # --- writing and closing ---------------------------------------------------------------
 
@@ -360,10 +343,7 @@ class JsonRpcLineTransport:
         self._state = "closed"
         self._close_error = error
         self._writer.dispose(error)
-        pending, self._pending = self._pending, {}
-        for future in pending.values():
-            if not future.done():
-                future.set_exception(renew(error))
+        self._pending.reject_all(error)
         self._closed.set()
         task = self._read_task
         if task is not None and not task.done() and task is not asyncio.current_task():
