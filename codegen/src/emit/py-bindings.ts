@@ -12,7 +12,12 @@ import { emitWireNames } from './py-wire-names.js';
 export const pyBindingsEmitter: Emitter = {
   name: 'py-bindings',
   emit({ model, bundle }) {
-    return [emitPackage(bundle), emitConstants(model), emitMethods(model), emitWireNames(model, bundle)];
+    return [
+      emitPackage(bundle),
+      emitConstants(model),
+      emitMethods(model),
+      emitWireNames(model, bundle),
+    ];
   },
 };
 

@@ -146,7 +146,9 @@ function emitServe(f: GeneratedFile, model: Model): void {
     const call = m.params ? `handlers.${m.name}(checked, context)` : `handlers.${m.name}(context)`;
     f.print`    transport.onRequest(Method.${m.name}, (params, context) => {`;
     // A method without params accepts them absent; any other method must receive them.
-    const check = m.params ? `validate ? ${validator} : null` : `validate && params !== undefined ? ${validator} : null`;
+    const check = m.params
+      ? `validate ? ${validator} : null`
+      : `validate && params !== undefined ? ${validator} : null`;
     f.print`      ${m.params ? 'const checked = ' : ''}requireValidParams(${check}, params);`;
     f.print`      return ${call};`;
     f.print`    }),`;

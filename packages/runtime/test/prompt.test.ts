@@ -79,7 +79,11 @@ describe('a prompt', () => {
         type: 'assistant/message',
         seq: 7,
         data: {
-          message: { id: 's1/m1/reply', role: 'assistant', content: [{ type: 'text', text: reply }] },
+          message: {
+            id: 's1/m1/reply',
+            role: 'assistant',
+            content: [{ type: 'text', text: reply }],
+          },
           usage: { inputTokens: [...text].length, outputTokens: 3 },
         },
       },
