@@ -6,6 +6,7 @@ import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
 import { pyBindingsEmitter } from './py-bindings.js';
 import { pyModelsEmitter } from './py-models.js';
+import { pyPeersEmitter } from './py-peers.js';
 import { pyValidatorsEmitter } from './py-validators.js';
 import { tsConstantsEmitter } from './ts-constants.js';
 import { tsMethodsEmitter } from './ts-methods.js';
@@ -24,6 +25,7 @@ export const EMITTERS: readonly Emitter[] = [
   pyModelsEmitter,
   pyBindingsEmitter,
   pyValidatorsEmitter,
+  pyPeersEmitter,
 ];
 
 export const GENERATED_LOCATIONS: GeneratedLocations = {

@@ -1,14 +1,11 @@
 // What the meta-schema cannot say: references resolve, names are unique, nothing is unused,
 // unions are well formed, objects are named, examples match their schema.
-import AjvModule from 'ajv';
-import { buildSchemaBundle } from '../schema/bundle.js';
 import type { RawIdl } from './build-model.js';
 import { TYPE_SECTIONS, buildModel } from './build-model.js';
-import type { Model, SchemaNode } from './model.js';
+import { checkExamples, checkUnused } from './check-usage.js';
+import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
-
-const Ajv = AjvModule.default;
 
 /** A problem before it is located in the text. */
 export interface Finding {
@@ -265,59 +262,4 @@ function checkUnion(
       message: `closed union "${name}" has an unknown variant`,
       hint: 'add "x-open": true or remove the unknown variant',
     });
-}
-
-function checkUnused(raw: RawIdl, typeHome: Map<string, string>, findings: Finding[]): void {
-  const reached = new Set<string>();
-  const visit = (name: string | null | undefined) => {
-    if (!name || reached.has(name)) return;
-    reached.add(name);
-    const schema = TYPE_SECTIONS.map((s) => raw[s][name]).find((v) => v !== undefined);
-    collectRefs(schema).forEach(visit);
-  };
-  for (const m of raw.methods) {
-    visit(m.params);
-    visit(m.result);
-  }
-  for (const e of raw.errors) visit(e.data);
-  for (const [name, at] of typeHome) {
-    if (!reached.has(name))
-      findings.push({
-        pointer: at,
-        message: `type "${name}" is not used by any method or error`,
-        hint: 'refer to it from a payload, or delete it',
-      });
-  }
-}
-
-function collectRefs(node: unknown, into: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((n) => collectRefs(n, into));
-  else if (typeof node === 'object' && node !== null) {
-    const name = refName(node);
-    if (name) into.push(name);
-    for (const [key, value] of Object.entries(node))
-      if (key !== 'examples') collectRefs(value, into);
-  }
-  return into;
-}
-
-function checkExamples(model: Model, typeHome: Map<string, string>, findings: Finding[]): void {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  ajv.addSchema(buildSchemaBundle(model));
-  for (const type of model.types) {
-    const validate = ajv.getSchema(
-      `https://dsh-sdk.dev/protocol.schema.json#/definitions/${type.name}`,
-    );
-    type.examples.forEach((example, i) => {
-      if (validate && !validate(example)) {
-        const first = validate.errors?.[0];
-        findings.push({
-          pointer: `${typeHome.get(type.name) ?? ''}/examples/${i}`,
-          message:
-            `example does not match ${type.name}: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim(),
-          hint: 'fix the example or the schema so they agree',
-        });
-      }
-    });
-  }
 }

@@ -19,9 +19,22 @@ from dsh_sdk._gen.constants import (
     ErrorCode,
 )
 from dsh_sdk._gen.methods import METHODS, Method
+from dsh_sdk._gen.peers import (
+    HarnessSdkClientPeer,
+    HarnessSdkRequestHandlers,
+    HarnessSdkServerPeer,
+    serve_harness_sdk,
+)
 from dsh_sdk.codec import decode, encode
 from dsh_sdk.diagnostics import DiagnosticObserver, TransportDiagnostic
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
+from dsh_sdk.inbound_handlers import NotificationContext, RequestContext
+from dsh_sdk.peer_support import (
+    NotificationFanout,
+    PeerTransport,
+    ProtocolError,
+    invalid_params_error,
+)
 from dsh_sdk.transport import JsonRpcLineTransport
 
 __all__ = [
@@ -35,12 +48,22 @@ __all__ = [
     "DiagnosticObserver",
     "DiagnosticReason",
     "ErrorCode",
+    "HarnessSdkClientPeer",
+    "HarnessSdkRequestHandlers",
+    "HarnessSdkServerPeer",
     "JsonRpcLineTransport",
     "JsonRpcResponseError",
     "Method",
+    "NotificationContext",
+    "NotificationFanout",
+    "PeerTransport",
+    "ProtocolError",
+    "RequestContext",
     "RequestTimeoutError",
     "TransportClosedError",
     "TransportDiagnostic",
     "decode",
     "encode",
+    "invalid_params_error",
+    "serve_harness_sdk",
 ]

@@ -1,0 +1,169 @@
+"""`pnpm bench` (Python half): notification decode throughput and big-frame decode time of the
+Python transport and generated peers, beside the floor measured in the same run.
+
+Run: `python/.venv/bin/python python/bench/main.py [--quick]`.
+
+Rows name what is measured:
+
+- floor: `bytes.split(b"\\n")` + `json.loads` (or `orjson.loads`) per line, no RPC layer;
+- transport, validation off: `JsonRpcLineTransport` delivering each parsed notification to a
+  handler (framing, strict UTF-8, classification, dispatch);
+- transport, validation on: the same, the handler checking the params with the generated
+  validator the peers use;
+- typed peer: `HarnessSdkClientPeer` subscriptions, which decode the params into the generated
+  dataclasses, with validation off or on.
+
+The targets: with validation off, ≥ 0.7x the json floor on small frames and ≥ 0.8x on medium ones
+with the json backend, ≥ 1.5x with orjson; a big frame decodes at ≥ 0.8x the floor's speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import platform
+import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import competitors as c
+from frames import Frame, chunk, line_of, medium_frame, ndjson_chunks, prompt_frame, small_frame
+from measure import Competitor, Stats, compare, print_rates, print_times
+
+from dsh_sdk import jsonlib
+
+QUICK = "--quick" in sys.argv
+ROUNDS = 3 if QUICK else 7
+WARMUP = 1 if QUICK else 2
+FLOOR = "floor: split + json.loads"
+BACKENDS = jsonlib.available_backends()[::-1]  # json first, then orjson when installed
+DEFAULT_BACKEND = jsonlib.backend()
+
+
+def sync(run: Callable[[], int]) -> Competitor:
+    async def competitor() -> int:
+        return run()
+
+    return competitor
+
+
+def floors(chunks: list[bytes], count: int) -> dict[str, Competitor]:
+    found = {FLOOR: sync(partial(c.floor_decode, json.loads, chunks, count))}
+    if "orjson" in BACKENDS:
+        import orjson
+
+        found["floor: split + orjson.loads"] = sync(
+            partial(c.floor_decode, orjson.loads, chunks, count)
+        )
+    return found
+
+
+LABELS: dict[c.Mode, str] = {
+    "raw": "transport, validation off",
+    "validated": "transport, validation on",
+    "peer": "typed peer → dataclasses, validation off",
+    "peer-validated": "typed peer → dataclasses, validation on",
+}
+
+
+class Verdicts:
+    """The targets, checked as the tables are printed."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def check(self, what: str, ratio: float, want: float) -> None:
+        verdict = "met" if ratio >= want else "MISSED"
+        line = f"{what}: {ratio:.2f}x the json floor's speed (target ≥ {want}) — {verdict}"
+        self.lines.append(line)
+        print(f"  -> {line}")
+
+
+def per_frame_ns(stats: Stats) -> float:
+    return 1e9 / stats.rate
+
+
+async def decode_scenario(
+    title: str, make_frame: Callable[[int], Frame], count: int, method: str, verdicts: Verdicts
+) -> None:
+    chunks = ndjson_chunks(make_frame, count)
+    size = sum(len(piece) for piece in chunks) / count
+    competitors = floors(chunks, count)
+    for backend in BACKENDS:
+        for mode, label in LABELS.items():
+            run = partial(c.notifications, chunks, count, method, mode=mode, backend=backend)
+            competitors[f"{label} [{backend}]"] = run
+    competitors[f"transport via asyncio.StreamReader, validation off [{DEFAULT_BACKEND}]"] = (
+        partial(
+            c.notifications,
+            chunks,
+            count,
+            method,
+            mode="raw",
+            backend=DEFAULT_BACKEND,
+            through_stream=True,
+        )
+    )
+    stats = await compare(competitors, rounds=ROUNDS, warmup=WARMUP)
+    jsonlib.set_backend(DEFAULT_BACKEND)
+    print_rates(f"{title}: {count} frames, {size:.0f} B each, 64 KiB chunks", stats, FLOOR)
+    for backend in BACKENDS:
+        raw = stats[f"{LABELS['raw']} [{backend}]"]
+        costs = {mode: per_frame_ns(stats[f"{LABELS[mode]} [{backend}]"]) for mode in LABELS}
+        added = {mode: cost - costs["raw"] for mode, cost in costs.items()}
+        print(
+            f"  [{backend}] per frame: transport {costs['raw']:.0f} ns; validation adds "
+            f"{added['validated']:.0f} ns, dataclass conversion {added['peer']:.0f} ns, "
+            f"both {added['peer-validated']:.0f} ns"
+        )
+        want = 1.5 if backend == "orjson" else (0.7 if "small" in title else 0.8)
+        verdicts.check(f"{title}, validation off [{backend}]", raw.rate / stats[FLOOR].rate, want)
+
+
+async def big_frame_scenario(mib: int, verdicts: Verdicts) -> None:
+    data = line_of(prompt_frame(round(mib * 1024 * 1024 * 3 / 4)))
+    chunks = chunk(data)
+    competitors = floors(chunks, 1)
+    for backend in BACKENDS:
+        for validate in (False, True):
+            state = "on" if validate else "off"
+            run = partial(c.big_request, chunks, validate=validate, backend=backend)
+            competitors[f"server end, validation {state} [{backend}]"] = run
+    stats = await compare(competitors, rounds=ROUNDS, warmup=WARMUP)
+    jsonlib.set_backend(DEFAULT_BACKEND)
+    title = f"one {len(data) / 2**20:.1f} MiB session/prompt frame in 64 KiB chunks"
+    print_times(title, stats, FLOOR)
+    for name, s in stats.items():
+        if name.startswith("server end"):
+            verdicts.check(f"{title}, {name}", stats[FLOOR].ms / s.ms, 0.8)
+
+
+async def main() -> None:
+    mode = "quick" if QUICK else "full"
+    versions = f"Python {platform.python_version()}, backends {', '.join(BACKENDS)}"
+    print(f"dsh-sdk Python bench ({mode}): {versions}; medians of {ROUNDS} rounds")
+    print("ratios are to the first row (the json floor); validation off = no schema check")
+    verdicts = Verdicts()
+    small_count = 20_000 if QUICK else 100_000
+    medium_count = 4_000 if QUICK else 20_000
+    await decode_scenario(
+        "small session.status decode", small_frame, small_count, "session.status", verdicts
+    )
+    await decode_scenario(
+        "medium session.event decode", medium_frame, medium_count, "session.event", verdicts
+    )
+    await big_frame_scenario(8, verdicts)
+    await big_frame_scenario(16, verdicts)
+    missed = [line for line in verdicts.lines if line.endswith("MISSED")]
+    print(f"\ntargets: {len(verdicts.lines) - len(missed)} of {len(verdicts.lines)} met")
+    for line in missed:
+        print(f"  missed: {line}")
+
+
+def run() -> Any:
+    return asyncio.run(main())
+
+
+if __name__ == "__main__":
+    run()

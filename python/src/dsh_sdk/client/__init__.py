@@ -1,0 +1,89 @@
+"""The Python client of the DeepSeek Harness SDK protocol: spawns a runtime, shakes hands, runs
+prompts to idle and stops the runtime with a bounded ladder. The twin of `@dsh-sdk/client`.
+
+asyncio: `async with await HarnessClient.spawn(initialize=...) as client: await client.run("hi")`.
+Scripts: `with HarnessClient.sync(initialize=...) as client: client.run("hi")`.
+"""
+
+from __future__ import annotations
+
+from dsh_sdk.client.content import (
+    PromptInput,
+    detect_image_mime_type,
+    image_from_bytes,
+    image_from_file,
+    mime_type_from_extension,
+    text_block,
+    to_content_blocks,
+)
+from dsh_sdk.client.errors import (
+    RunStage,
+    RuntimeExit,
+    RuntimeExitedError,
+    RunTimeoutError,
+    RuntimeSpawnError,
+    describe_exit,
+)
+from dsh_sdk.client.harness_client import (
+    DEFAULT_INITIALIZE_TIMEOUT,
+    DEFAULT_REQUEST_TIMEOUT,
+    HarnessClient,
+    RuntimeSurvivedKillError,
+)
+from dsh_sdk.client.notifications import (
+    HarnessNotification,
+    NotificationListener,
+    NotificationParams,
+)
+from dsh_sdk.client.run_stream import RunStream
+from dsh_sdk.client.run_tracker import RunResult
+from dsh_sdk.client.runtime_launcher import (
+    PYTHON_RUNTIME_COMMAND,
+    PYTHON_RUNTIME_LAUNCHER,
+    REFERENCE_RUNTIME_LAUNCHER,
+)
+from dsh_sdk.client.session_events import text_of
+from dsh_sdk.client.shutdown_ladder import (
+    DEFAULT_SHUTDOWN_STEP_TIMEOUT,
+    ShutdownReport,
+    ShutdownStep,
+    ShutdownStepReport,
+)
+from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
+from dsh_sdk.client.sync_client import SyncHarnessClient, SyncRunStream
+
+__all__ = [
+    "DEFAULT_INITIALIZE_TIMEOUT",
+    "DEFAULT_REQUEST_TIMEOUT",
+    "DEFAULT_SHUTDOWN_STEP_TIMEOUT",
+    "DEFAULT_STDERR_TAIL_BYTES",
+    "PYTHON_RUNTIME_COMMAND",
+    "PYTHON_RUNTIME_LAUNCHER",
+    "REFERENCE_RUNTIME_LAUNCHER",
+    "HarnessClient",
+    "HarnessNotification",
+    "NotificationListener",
+    "NotificationParams",
+    "PromptInput",
+    "RunResult",
+    "RunStage",
+    "RunStream",
+    "RunTimeoutError",
+    "RuntimeExit",
+    "RuntimeExitedError",
+    "RuntimeSpawnError",
+    "RuntimeSurvivedKillError",
+    "ShutdownReport",
+    "ShutdownStep",
+    "ShutdownStepReport",
+    "SyncHarnessClient",
+    "SyncRunStream",
+    "describe_exit",
+    "detect_image_mime_type",
+    "image_from_bytes",
+    "image_from_file",
+    "mime_type_from_extension",
+    "text_block",
+    "text_of",
+    "to_content_blocks",
+]

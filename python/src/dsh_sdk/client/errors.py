@@ -1,0 +1,95 @@
+"""The client's own errors. Wire errors stay `JsonRpcResponseError` (from `dsh_sdk.errors`)."""
+
+from __future__ import annotations
+
+import signal as signals
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "RunStage",
+    "RunTimeoutError",
+    "RuntimeExit",
+    "RuntimeExitedError",
+    "RuntimeSpawnError",
+    "describe_exit",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RuntimeExit:
+    """How a runtime process ended: an exit code, or the signal that killed it."""
+
+    exit_code: int | None
+    signal: str | None
+    """The signal's name (`SIGKILL`), when a signal ended the process."""
+
+    @classmethod
+    def from_returncode(cls, returncode: int) -> RuntimeExit:
+        """From `asyncio.subprocess.Process.returncode` (negative: killed by that signal)."""
+        if returncode >= 0:
+            return cls(exit_code=returncode, signal=None)
+        try:
+            name = signals.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return cls(exit_code=None, signal=name)
+
+
+def describe_exit(exit: RuntimeExit) -> str:
+    """Describes an exit for a person: `exited with code 1` or `was killed by SIGKILL`."""
+    if exit.signal is not None:
+        return f"was killed by {exit.signal}"
+    code = "unknown" if exit.exit_code is None else str(exit.exit_code)
+    return f"exited with code {code}"
+
+
+class RuntimeExitedError(Exception):
+    """The runtime process ended while a call or a run was waiting for it. Every pending call and
+    every running `run()` fails at once with this error; its message holds the exit code (or
+    signal) and the tail of the runtime's stderr."""
+
+    exit_code: int | None
+    signal: str | None
+    stderr_tail: str
+    """The last bytes the runtime wrote to stderr (bounded), as text."""
+
+    def __init__(self, exit: RuntimeExit, stderr_tail: str) -> None:
+        tail = stderr_tail.rstrip()
+        shown = " (stderr was empty)" if tail == "" else f"; stderr tail:\n{tail}"
+        super().__init__(f"the runtime {describe_exit(exit)}{shown}")
+        self.exit = exit
+        self.exit_code = exit.exit_code
+        self.signal = exit.signal
+        self.stderr_tail = stderr_tail
+
+
+class RuntimeSpawnError(Exception):
+    """The runtime process could not be started (for example, the command does not exist)."""
+
+    command: tuple[str, ...]
+
+    def __init__(self, command: tuple[str, ...], cause: object) -> None:
+        super().__init__(f"could not start the runtime {list(command)!r}: {cause}")
+        self.command = command
+
+
+RunStage = Literal["waiting-for-receipt", "waiting-for-idle"]
+"""Where a run was when its timeout ran out."""
+
+
+class RunTimeoutError(TimeoutError):
+    """A run did not reach its root session's `idle` within its `timeout`."""
+
+    session_id: str
+    timeout: float
+    stage: RunStage
+
+    def __init__(self, session_id: str, timeout: float, stage: RunStage) -> None:
+        waiting = "its receipt" if stage == "waiting-for-receipt" else "the session to go idle"
+        super().__init__(
+            f"the run on session {session_id} timed out after {timeout:g} s waiting for {waiting}"
+        )
+        self.session_id = session_id
+        self.timeout = timeout
+        self.stage = stage

@@ -1,0 +1,90 @@
+"""Every server → client notification as one `(method, params)` stream, in wire order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from dsh_sdk._gen.methods import Method
+from dsh_sdk._gen.models import (
+    SessionEventNotification,
+    SessionStatusNotification,
+    SubagentFinishedNotification,
+    SubagentStartedNotification,
+)
+from dsh_sdk._gen.peers import HarnessSdkClientPeer
+from dsh_sdk.diagnostics import TransportDiagnostic
+from dsh_sdk.inbound_handlers import describe_error
+from dsh_sdk.peer_support import PeerTransport
+
+__all__ = [
+    "HarnessNotification",
+    "NotificationHub",
+    "NotificationListener",
+    "NotificationParams",
+]
+
+NotificationParams = (
+    SessionEventNotification
+    | SessionStatusNotification
+    | SubagentStartedNotification
+    | SubagentFinishedNotification
+)
+"""The params of any server → client notification, decoded."""
+
+
+class HarnessNotification(NamedTuple):
+    """One notification of the runtime: its wire method and its checked, decoded params. Narrow
+    with `isinstance(notification.params, SessionEventNotification)` and the like."""
+
+    method: str
+    params: NotificationParams
+
+
+NotificationListener = Callable[[HarnessNotification], None]
+"""Receives notifications, in the order they came on the wire."""
+
+
+class NotificationHub:
+    """Merges the peer's four typed subscriptions into one stream. The transport delivers each
+    line synchronously as it is read, so listeners see the notifications in wire order. A listener
+    that raises is reported as `notification-handler-failed` and does not stop the others."""
+
+    def __init__(self, peer: HarnessSdkClientPeer, transport: PeerTransport) -> None:
+        self._transport = transport
+        self._listeners: tuple[NotificationListener, ...] = ()
+        peer.on_session_event(
+            lambda p: self._dispatch(HarnessNotification(Method.SESSION_EVENT, p))
+        )
+        peer.on_session_status(
+            lambda p: self._dispatch(HarnessNotification(Method.SESSION_STATUS, p))
+        )
+        peer.on_subagent_started(
+            lambda p: self._dispatch(HarnessNotification(Method.SUBAGENT_STARTED, p))
+        )
+        peer.on_subagent_finished(
+            lambda p: self._dispatch(HarnessNotification(Method.SUBAGENT_FINISHED, p))
+        )
+
+    def subscribe(self, listener: NotificationListener) -> Callable[[], None]:
+        """Adds a listener; returns the function that removes it."""
+        self._listeners = (*self._listeners, listener)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(item for item in self._listeners if item is not listener)
+
+        return unsubscribe
+
+    def _dispatch(self, notification: HarnessNotification) -> None:
+        for listener in self._listeners:  # a snapshot: the tuple is replaced, never mutated
+            try:
+                listener(notification)
+            except Exception as error:
+                self._transport.report_diagnostic(
+                    TransportDiagnostic(
+                        reason="notification-handler-failed",
+                        message=f"a {notification.method} listener failed: {describe_error(error)}",
+                        method=notification.method,
+                        cause=error,
+                    )
+                )

@@ -1,0 +1,202 @@
+"""A synchronous facade over `HarnessClient`, for scripts: its own event loop in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any, Final, TypeVar
+
+from dsh_sdk._gen.models import ServerInfo, SessionPromptParams, SessionPromptResult
+from dsh_sdk.client.content import PromptInput
+from dsh_sdk.client.errors import RuntimeExit
+from dsh_sdk.client.harness_client import HarnessClient
+from dsh_sdk.client.notifications import HarnessNotification
+from dsh_sdk.client.run_tracker import RunResult
+from dsh_sdk.client.shutdown_ladder import DEFAULT_SHUTDOWN_STEP_TIMEOUT, ShutdownReport
+
+__all__ = ["SyncHarnessClient", "SyncRunStream"]
+
+T = TypeVar("T")
+
+_END: Final = object()
+
+
+class _LoopThread:
+    """An event loop running in a daemon thread; coroutines are submitted to it and waited for."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self.loop.run_forever, name="dsh-sdk-client-loop", daemon=True
+        )
+        self._thread.start()
+
+    def call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Runs `coroutine` on the loop and returns its result (or raises its error). If the
+        waiting thread is interrupted (Ctrl-C), the coroutine is cancelled."""
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
+
+    def stop(self) -> None:
+        """Cancels what still runs on the loop, stops it and closes it."""
+        if self.loop.is_closed():
+            return
+        with contextlib.suppress(Exception):
+            self.call(_cancel_other_tasks())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join()
+        with contextlib.suppress(Exception):
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        self.loop.close()
+
+
+async def _cancel_other_tasks() -> None:
+    current = asyncio.current_task()
+    tasks = [task for task in asyncio.all_tasks() if task is not current]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=1.0)
+
+
+class SyncRunStream:
+    """A run being watched from synchronous code: iterate it for the notifications of its session
+    tree as they arrive, then call `result()`."""
+
+    def __init__(self, items: queue.Queue[object], task: asyncio.Task[RunResult]) -> None:
+        self._items = items
+        self._task = task
+        self._is_ended = False
+
+    def __iter__(self) -> Iterator[HarnessNotification]:
+        while not self._is_ended:
+            item = self._items.get()
+            if item is _END:
+                self._is_ended = True
+                break
+            assert isinstance(item, HarnessNotification)
+            yield item
+        if not self._task.cancelled() and self._task.exception() is not None:
+            raise self._task.exception()  # type: ignore[misc]
+
+    def result(self, timeout: float | None = None) -> RunResult:
+        """Waits for the run to end (draining the notifications not iterated yet) and returns its
+        result, or raises its error."""
+        while not self._is_ended:
+            if self._items.get(timeout=timeout) is _END:
+                self._is_ended = True
+        return self._task.result()
+
+
+class SyncHarnessClient:
+    """The synchronous twin of `HarnessClient`: the same calls, blocking. It runs its own event
+    loop in a daemon thread; callbacks (`on_notification`, `on_diagnostic`, `on_stderr`) run on
+    that thread. Use it as a context manager, or call `shutdown()` at the end."""
+
+    def __init__(self, loop_thread: _LoopThread, client: HarnessClient) -> None:
+        self._thread = loop_thread
+        self._client = client
+        self._report: ShutdownReport | None = None
+
+    @classmethod
+    def spawn(cls, **options: Any) -> SyncHarnessClient:
+        """Starts a runtime and performs the handshake; takes the options of
+        `HarnessClient.spawn`."""
+        thread = _LoopThread()
+        try:
+            client = thread.call(HarnessClient.spawn(**options))
+        except BaseException:
+            thread.stop()
+            raise
+        return cls(thread, client)
+
+    def __enter__(self) -> SyncHarnessClient:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+
+    @property
+    def client(self) -> HarnessClient:
+        """The asyncio client underneath (its coroutines run on the facade's loop only)."""
+        return self._client
+
+    @property
+    def server_info(self) -> ServerInfo:
+        return self._client.server_info
+
+    @property
+    def pid(self) -> int:
+        return self._client.pid
+
+    @property
+    def exit(self) -> RuntimeExit | None:
+        return self._client.exit
+
+    def stderr_tail(self) -> str:
+        return self._client.stderr_tail()
+
+    def prompt(
+        self, params: SessionPromptParams, *, timeout: float | None = None
+    ) -> SessionPromptResult:
+        """Sends `session/prompt` and returns the receipt."""
+        return self._thread.call(self._client.prompt(params, timeout=timeout))
+
+    def run(
+        self,
+        prompt: PromptInput,
+        *,
+        session_id: str | None = None,
+        on_notification: Callable[[HarnessNotification], None] | None = None,
+        timeout: float | None = None,
+    ) -> RunResult:
+        """Prompts a session and waits until its root session is idle; see `HarnessClient.run`."""
+        return self._thread.call(
+            self._client.run(
+                prompt, session_id=session_id, on_notification=on_notification, timeout=timeout
+            )
+        )
+
+    def stream(
+        self,
+        prompt: PromptInput,
+        *,
+        session_id: str | None = None,
+        timeout: float | None = None,
+    ) -> SyncRunStream:
+        """Starts a run and returns it as an iterator of its notifications, then `result()`."""
+        items: queue.Queue[object] = queue.Queue()
+
+        async def start() -> asyncio.Task[RunResult]:
+            task = asyncio.ensure_future(
+                self._client.run(
+                    prompt, session_id=session_id, on_notification=items.put, timeout=timeout
+                )
+            )
+
+            def end(done: asyncio.Task[RunResult]) -> None:
+                if not done.cancelled():
+                    done.exception()  # retrieved: the stream reports it
+                items.put(_END)
+
+            task.add_done_callback(end)
+            return task
+
+        return SyncRunStream(items, self._thread.call(start()))
+
+    def shutdown(self, *, timeout: float = DEFAULT_SHUTDOWN_STEP_TIMEOUT) -> ShutdownReport:
+        """Stops the runtime with the bounded ladder, then the facade's loop. Calling it again
+        returns the same report."""
+        if self._report is None:
+            try:
+                self._report = self._thread.call(self._client.shutdown(timeout=timeout))
+            finally:
+                self._thread.stop()
+        return self._report

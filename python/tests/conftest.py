@@ -1,0 +1,63 @@
+"""Fixtures shared by the runtime and client tests (helpers live in runtime_support.py)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from dsh_sdk.client import HarnessClient
+from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RuntimeConnection
+
+
+class Runtimes:
+    """Starts runtime processes for a test and kills those still running when it ends."""
+
+    def __init__(self) -> None:
+        self.started: list[RuntimeConnection] = []
+
+    async def start(
+        self, command: Sequence[str] = RUNTIME_COMMANDS["py"], env: Mapping[str, str] | None = None
+    ) -> RuntimeConnection:
+        connection = await RuntimeConnection.start(command, env)
+        self.started.append(connection)
+        return connection
+
+    async def initialized(
+        self, command: Sequence[str] = RUNTIME_COMMANDS["py"], env: Mapping[str, str] | None = None
+    ) -> RuntimeConnection:
+        connection = await self.start(command, env)
+        await connection.peer.initialize(ECHO_ROUTE, timeout=10.0)
+        return connection
+
+
+class Clients:
+    """Spawns `HarnessClient`s for a test and shuts down those still running when it ends."""
+
+    def __init__(self) -> None:
+        self.started: list[HarnessClient] = []
+
+    async def spawn(self, **options: Any) -> HarnessClient:
+        options.setdefault("initialize", ECHO_ROUTE)
+        client = await HarnessClient.spawn(**options)
+        self.started.append(client)
+        return client
+
+
+@pytest.fixture
+async def runtimes() -> AsyncIterator[Runtimes]:
+    started = Runtimes()
+    yield started
+    for connection in started.started:
+        await connection.close()
+
+
+@pytest.fixture
+async def clients() -> AsyncIterator[Clients]:
+    started = Clients()
+    yield started
+    for client in started.started:
+        with contextlib.suppress(Exception):
+            await client.shutdown(timeout=1.0)
