@@ -23,7 +23,9 @@ def without_time(value: Any) -> Any:
 
 
 async def main(runtime_launcher: str, image_path: str) -> None:
-    params = InitializeParams(cwd=os.getcwd(), provider="echo", model="echo-1", reasoning_effort="low")
+    params = InitializeParams(
+        cwd=os.getcwd(), provider="echo", model="echo-1", reasoning_effort="low"
+    )
     client = await HarnessClient.spawn(command=[runtime_launcher], initialize=params)
     image = image_from_file(image_path)
     runs = [

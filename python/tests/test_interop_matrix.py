@@ -46,7 +46,7 @@ def run_cell(client: str, runtime: Path, image: Path) -> dict[str, Any]:
     else:
         command = [sys.executable, str(REPO / "interop/py_cell.py"), str(runtime), str(image)]
     done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO, check=False)
-    assert done.returncode == 0, f"{client} × {runtime.name} failed:\n{done.stderr.decode()}"
+    assert done.returncode == 0, f"{client} x {runtime.name} failed:\n{done.stderr.decode()}"
     report: dict[str, Any] = json.loads(done.stdout)
     return report
 
@@ -56,7 +56,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any
     image = tmp_path_factory.mktemp("interop") / "picture.png"
     image.write_bytes(png_of_size(IMAGE_BYTES))
     return {
-        f"{client} × {name}": run_cell(client, launcher, image)
+        f"{client} x {name}": run_cell(client, launcher, image)
         for client in ("ts-client", "py-client")
         for name, launcher in RUNTIMES.items()
     }
