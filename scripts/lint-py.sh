@@ -5,3 +5,7 @@ cd "$(dirname "$0")/../python"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+# The interop matrix's Python cell lives outside the package.
+.venv/bin/ruff check ../interop
+.venv/bin/ruff format --check ../interop
+.venv/bin/mypy --strict ../interop/py_cell.py
