@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { loadIdlFile } from '../src/idl/load.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { pyBindingsEmitter } from '../src/emit/py-bindings.js';
-import { emitValidators, pyValidatorsEmitter } from '../src/emit/py-validators.js';
+import {
+  emitValidators,
+  pyValidatorsEmitter,
+  validatorImports,
+} from '../src/emit/py-validators.js';
 import { pyModelsEmitter, withoutForbiddenProperties } from '../src/emit/py-models.js';
 import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from '../src/emit/py-literals.js';
 import { pythonPattern } from '../src/emit/py-regex.js';
 import { PyValidatorCompiler } from '../src/emit/py-validator-compiler.js';
-import {
-  JSON_EQUALITY_HELPER,
-  validatorImports,
-  VALIDATORS_PRELUDE,
-} from '../src/emit/py-validators-prelude.js';
 import type { OutputFile } from '../src/printer/generated-file.js';
 
 const Ajv = AjvModule.default;
@@ -79,6 +78,7 @@ describe('py-bindings on the Python fixture', () => {
 
   it('wire_names.py maps attributes to wire names and dispatches by tag, then presence', async () => {
     const lines = await fileLines(pyBindingsEmitter.emit({ model, bundle }), '/wire_names.py');
+    expect(lines).toContain('from dsh_sdk.wire_tables import (');
     expect(block(lines, '    "DrawParams": ClassInfo(').slice(0, 16)).toEqual([
       '    "DrawParams": ClassInfo(',
       '        m.DrawParams,',
@@ -119,47 +119,64 @@ describe('py-validators on the Python fixture', () => {
     const lines = await fileLines(pyValidatorsEmitter.emit({ model, bundle }), '/validators.py');
     expect(lines).toContain('_PATTERN_0: Final = re.compile(r"^c-[0-9]+\\Z", re.ASCII)');
     expect(
-      block(lines, 'def _check_draw_params(v: Any, p: str, out: _Out) -> None:').slice(0, 14),
+      block(lines, 'def _check_draw_params(v: Any, p: str, out: Out) -> None:').slice(0, 14),
     ).toEqual([
-      'def _check_draw_params(v: Any, p: str, out: _Out) -> None:',
+      'def _check_draw_params(v: Any, p: str, out: Out) -> None:',
       '    if isinstance(v, dict):',
       '        if "canvasId" not in v:',
       '            out.append((p + "/canvasId", "must have required property \'canvasId\'"))',
       '        if "shapes" not in v:',
       '            out.append((p + "/shapes", "must have required property \'shapes\'"))',
-      '        x1 = v.get("canvasId", _ABSENT)',
-      '        if x1 is not _ABSENT:',
+      '        x1 = v.get("canvasId", ABSENT)',
+      '        if x1 is not ABSENT:',
       '            if isinstance(x1, str):',
       '                if _PATTERN_0.search(x1) is None:',
       '                    out.append((p + "/canvasId", \'must match pattern "^c-[0-9]+$"\'))',
       '            else:',
       '                out.append((p + "/canvasId", "must be string"))',
-      '        x2 = v.get("shapes", _ABSENT)',
+      '        x2 = v.get("shapes", ABSENT)',
     ]);
     expect(lines).toContain('                    _check_shape(x4, f"{p}/shapes/{i3}", out)');
-    expect(
-      block(lines, 'def _check_shape(v: Any, p: str, out: _Out) -> None:').slice(0, 7),
-    ).toEqual([
-      'def _check_shape(v: Any, p: str, out: _Out) -> None:',
-      '    if _matches_0(v):',
-      '        _check_inline_circle(v, p, out)',
-      '    elif _matches_1(v):',
-      '        _check_circle(v, p, out)',
-      '    else:',
-      '        _check_unknown_shape(v, p, out)',
-    ]);
+    expect(block(lines, 'def _check_shape(v: Any, p: str, out: Out) -> None:').slice(0, 7)).toEqual(
+      [
+        'def _check_shape(v: Any, p: str, out: Out) -> None:',
+        '    if _matches_0(v):',
+        '        _check_inline_circle(v, p, out)',
+        '    elif _matches_1(v):',
+        '        _check_circle(v, p, out)',
+        '    else:',
+        '        _check_unknown_shape(v, p, out)',
+      ],
+    );
     expect(lines).toContain('        if "radius" in v:');
     expect(lines).toContain('            out.append((p + "/radius", "must not be present"))');
     expect(block(lines, 'def validate_draw_params(value: object) -> list[Violation]:')).toEqual([
       'def validate_draw_params(value: object) -> list[Violation]:',
       '    """Checks a value of `DrawParams`; returns every violation, none when it is valid."""',
-      '    return _run(_check_draw_params, value)',
+      '    return run(_check_draw_params, value)',
     ]);
     expect(block(lines, 'PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {')).toEqual([
       'PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {',
       '    "shapes/draw": validate_draw_params,',
       '}',
       '"""The params validator of every method, by wire method name."""',
+    ]);
+  });
+
+  it('imports from validation_runtime only the helpers the compiled checks call', async () => {
+    const lines = await fileLines(pyValidatorsEmitter.emit({ model, bundle }), '/validators.py');
+    expect(block(lines, 'from dsh_sdk._gen.models import Violation')).toEqual([
+      'from dsh_sdk._gen.models import Violation',
+      'from dsh_sdk.validation_runtime import (',
+      '    ABSENT,',
+      '    Out,',
+      '    Validator,',
+      '    any_of,',
+      '    is_integer,',
+      '    is_number,',
+      '    passes,',
+      '    run,',
+      ')',
     ]);
   });
 
@@ -311,16 +328,15 @@ describe('compiled Python validators agree with ajv beyond the protocol', () => 
       const checks = Object.entries(definitions).map(([name, schema]) =>
         compiler.checkFunction(`check_${name.toLowerCase()}`, schema, name),
       );
+      compiler.parts.use('run');
       const module = [
-        validatorImports(new Set([...compiler.parts.uses, 're'])),
-        VALIDATORS_PRELUDE,
-        JSON_EQUALITY_HELPER,
+        validatorImports(compiler.parts),
         ...compiler.parts.constants,
         ...checks,
         ...compiler.parts.helpers,
         'import json, sys',
         'cases = json.load(sys.stdin)',
-        'print(json.dumps([[[v.pointer, v.message] for v in _run(globals()[f"check_case{i}"], value)] for i, value in cases]))',
+        'print(json.dumps([[[v.pointer, v.message] for v in run(globals()[f"check_case{i}"], value)] for i, value in cases]))',
       ].join('\n\n');
       const inputs: [number, unknown][] = SEMANTIC_CASES.flatMap(([, , values], i) =>
         values.map((value): [number, unknown] => [i, value]),

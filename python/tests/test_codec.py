@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsh_sdk import codec
+from dsh_sdk import codec, wire_tables
 from dsh_sdk._gen import models, validators, wire_names
 from dsh_sdk.codec import CodecError
 
@@ -107,7 +107,7 @@ def object_strategy(schema: dict[str, Any], depth: int) -> st.SearchStrategy[dic
 OBJECT_OR_UNION = [
     name
     for name, conversion in wire_names.TYPES.items()
-    if not isinstance(conversion, wire_names.Scalar)
+    if not isinstance(conversion, wire_tables.Scalar)
 ]
 
 

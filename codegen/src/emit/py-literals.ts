@@ -109,3 +109,11 @@ export function layoutPy(expr: PyExpr, indent: number, prefix = '', suffix = '')
   const items = expr.items.map((item) => layoutPy(item, indent + 4, '', ','));
   return [`${pad}${prefix}${expr.head}`, ...items, `${pad}${expr.close}${suffix}`].join('\n');
 }
+
+/** `from <module> import <names>`, names sorted; parenthesized, one per line, when it does not fit. */
+export function pyImport(module: string, names: Iterable<string>): string {
+  const sorted = [...new Set(names)].sort();
+  const flat = `from ${module} import ${sorted.join(', ')}`;
+  if (flat.length <= PY_LINE_LENGTH) return flat;
+  return layoutPy({ head: '(', items: sorted, close: ')' }, 0, `from ${module} import `);
+}

@@ -20,7 +20,7 @@ import {
   SERVER,
 } from './py-peer-ends.js';
 import { emitHandlers, emitServe, emitServer } from './py-peers-server.js';
-import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
+import { layoutPy, pyDocstring, pyImport, pyStr } from './py-literals.js';
 import { pyValidatorName } from './py-validators.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
 
@@ -57,10 +57,7 @@ export function emitPeers(model: Model): OutputFile {
 
 /** A `from … import …` line, with parentheses only when the names do not fit on one line. */
 function printImport(f: PyFile, module: string, names: Iterable<string>): void {
-  const sorted = [...new Set(names)].sort();
-  const flat = `from ${module} import ${sorted.join(', ')}`;
-  if (flat.length <= PY_LINE_LENGTH) f.raw(flat);
-  else f.raw(layoutPy({ head: '(', items: sorted, close: ')' }, 0, `from ${module} import `));
+  f.raw(pyImport(module, names));
 }
 
 /** Imports exactly what the file uses (ruff's unused-import rule holds for generated code too). */

@@ -2,6 +2,7 @@
 // with `allErrors: true`: every keyword is checked, type-specific keywords only for values of their
 // type, `if` only selects (its own errors are never reported), `anyOf` reports every branch when
 // none passes. Messages are ajv's, except a `false` schema, which says what violations.ts says.
+// What does not depend on the schema is called from python/src/dsh_sdk/validation_runtime.py.
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
@@ -51,7 +52,7 @@ export class PyValidatorCompiler {
     const scope: Scope = { value: 'v', pointer: ROOT_POINTER, indent: '    ', mode: 'collect', at };
     const body = this.isolated(() => this.node(schema, scope));
     const head = layoutPy(
-      pyCallExpr(`def ${name}`, ['v: Any', 'p: str', 'out: _Out']),
+      pyCallExpr(`def ${name}`, ['v: Any', 'p: str', `out: ${this.parts.use('Out')}`]),
       0,
       '',
       ' -> None:',
@@ -93,7 +94,8 @@ export class PyValidatorCompiler {
     if (Array.isArray(node['anyOf'])) lines.push(...this.anyOf(node['anyOf'], s));
     if ('not' in node) {
       const check = this.hoist(node['not'], `${s.at}/not`);
-      lines.push(...this.guard(`_passes(${check}, ${s.value})`, 'must NOT be valid', s));
+      const passes = this.parts.use('passes');
+      lines.push(...this.guard(`${passes}(${check}, ${s.value})`, 'must NOT be valid', s));
     }
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
     return lines;
@@ -155,7 +157,9 @@ export class PyValidatorCompiler {
         // ajv (unicode: false) counts UTF-16 code units, never fewer than code points.
         const n = num(limit);
         const test =
-          Number(n) <= 1 ? `len(${v}) < ${n}` : `len(${v}) < ${n} and _utf16_length(${v}) < ${n}`;
+          Number(n) <= 1
+            ? `len(${v}) < ${n}`
+            : `len(${v}) < ${n} and ${this.parts.use('utf16_length')}(${v}) < ${n}`;
         return this.guard(test, `must NOT have fewer than ${n} characters`, s);
       }
       case 'pattern':
@@ -169,8 +173,11 @@ export class PyValidatorCompiler {
           throw new Error(
             `py-validators: contentEncoding ${String(limit)} at ${s.at} is not supported`,
           );
-        this.parts.uses.add('base64');
-        return this.guard(`not _is_canonical_base64(${v})`, 'must be canonical padded base64', s);
+        return this.guard(
+          `not ${this.parts.use('is_canonical_base64')}(${v})`,
+          'must be canonical padded base64',
+          s,
+        );
       case 'minItems':
         return this.guard(
           `len(${v}) < ${num(limit)}`,
@@ -212,9 +219,10 @@ export class PyValidatorCompiler {
       const at = `${s.at}/properties/${name}`;
       const inner = this.node(sub, { ...s, value, pointer, indent: `${s.indent}    `, at });
       if (inner.length === 0) continue;
+      const absent = this.parts.use('ABSENT');
       lines.push(
-        `${s.indent}${value} = ${s.value}.get(${pyStr(name)}, _ABSENT)`,
-        `${s.indent}if ${value} is not _ABSENT:`,
+        `${s.indent}${value} = ${s.value}.get(${pyStr(name)}, ${absent})`,
+        `${s.indent}if ${value} is not ${absent}:`,
         ...inner,
       );
     }
@@ -240,10 +248,11 @@ export class PyValidatorCompiler {
   private anyOf(branches: unknown[], s: Scope): string[] {
     const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
     if (s.mode === 'test') {
-      const any = pyCallExpr('any', [`_passes(c, ${s.value}) for c in ${pyTuple(checks)}`]);
+      const passes = this.parts.use('passes');
+      const any = pyCallExpr('any', [`${passes}(c, ${s.value}) for c in ${pyTuple(checks)}`]);
       return [layoutPy(any, s.indent.length, 'if not ', ':'), `${s.indent}    return False`];
     }
-    const call = pyCallExpr('_any_of', [
+    const call = pyCallExpr(this.parts.use('any_of'), [
       s.value,
       pointerExpr(s.pointer),
       'out',
@@ -302,7 +311,7 @@ export class PyValidatorCompiler {
     const body = this.isolated(() => this.node(schema, scope));
     return this.parts.helper(
       '_check',
-      ['v: Any', 'p: str', 'out: _Out'],
+      ['v: Any', 'p: str', `out: ${this.parts.use('Out')}`],
       '-> None',
       body.length > 0 ? body : ['    pass'],
     );
@@ -316,8 +325,10 @@ export class PyValidatorCompiler {
   }
 
   private call(check: string, s: Scope): string[] {
-    if (s.mode === 'test')
-      return [`${s.indent}if not _passes(${check}, ${s.value}):`, `${s.indent}    return False`];
+    if (s.mode === 'test') {
+      const passes = this.parts.use('passes');
+      return [`${s.indent}if not ${passes}(${check}, ${s.value}):`, `${s.indent}    return False`];
+    }
     return [layoutPy(pyCallExpr(check, [s.value, pointerExpr(s.pointer), 'out']), s.indent.length)];
   }
 
@@ -334,7 +345,7 @@ export class PyValidatorCompiler {
   private typeTest(type: string, s: Scope): string {
     const test = TYPE_TEST[type];
     if (!test) throw new Error(`py-validators: unknown type "${type}" at ${s.at}`);
-    return test(s.value);
+    return test(s.value, this.parts);
   }
 
   private fresh(prefix: string): string {

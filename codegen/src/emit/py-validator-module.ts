@@ -1,5 +1,5 @@
 // What the validator compiler shares across functions: the keyword tables, JSON pointers as Python
-// expressions, and the module-level parts (constants, helper functions, optional imports) it creates.
+// expressions, and the module-level parts (constants, helper functions, imports) it creates.
 import type { SchemaNode } from '../idl/model.js';
 import type { PyExpr } from './py-literals.js';
 import { flatPy, layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
@@ -17,10 +17,11 @@ export const IGNORED = new Set(
   'contentMediaType title description examples default $comment readOnly writeOnly'.split(' '),
 );
 
-export const TYPE_TEST: Readonly<Record<string, (v: string) => string>> = {
+/** The test of each JSON type; `integer` and `number` follow JSON Schema (a bool is neither). */
+export const TYPE_TEST: Readonly<Record<string, (v: string, parts: ModuleParts) => string>> = {
   string: (v) => `isinstance(${v}, str)`,
-  integer: (v) => `_is_integer(${v})`,
-  number: (v) => `_is_number(${v})`,
+  integer: (v, parts) => `${parts.use('is_integer')}(${v})`,
+  number: (v, parts) => `${parts.use('is_number')}(${v})`,
   boolean: (v) => `isinstance(${v}, bool)`,
   null: (v) => `${v} is None`,
   object: (v) => `isinstance(${v}, dict)`,
@@ -77,14 +78,36 @@ export function isPlainObject(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Module-level constants and helper functions, shared when identical, and the optional imports. */
+/** The names python/src/dsh_sdk/validation_runtime.py (hand-written) gives the compiled code. */
+export type RuntimeName =
+  | 'ABSENT'
+  | 'Out'
+  | 'Validator'
+  | 'any_of'
+  | 'is_canonical_base64'
+  | 'is_integer'
+  | 'is_number'
+  | 'json_in'
+  | 'passes'
+  | 'run'
+  | 'utf16_length';
+
+/** Module-level constants and helper functions, shared when identical, and what the module imports. */
 export class ModuleParts {
   readonly helpers: string[] = [];
   readonly constants: string[] = [];
-  /** Optional run-time helpers the compiled code needs: `re`, `base64`, `json-equality`. */
-  readonly uses = new Set<string>();
+  /** Standard-library modules the compiled code needs besides `typing` (`re`). */
+  readonly modules = new Set<string>();
+  /** The names the compiled code takes from `dsh_sdk.validation_runtime`, so it imports only those. */
+  readonly runtime = new Set<RuntimeName>();
   private readonly helperNames = new Map<string, string>();
   private readonly constantNames = new Map<string, string>();
+
+  /** A name from `dsh_sdk.validation_runtime`, recorded as used. */
+  use(name: RuntimeName): string {
+    this.runtime.add(name);
+    return name;
+  }
 
   /** A module-level function `<prefix>_<n>(params) <returns>:` with `body`; returns its name. */
   helper(prefix: string, params: string[], returns: string, body: string[]): string {
@@ -107,13 +130,13 @@ export class ModuleParts {
       const set = this.constant('_STRINGS', pyCallExpr('frozenset', [strings]));
       return `not (isinstance(${value}, str) and ${value} in ${set})`;
     }
-    this.uses.add('json-equality');
-    return `not _json_in(${value}, ${this.constant('_VALUES', pyTupleExpr(allowed.map(pyLiteral)))})`;
+    const values = this.constant('_VALUES', pyTupleExpr(allowed.map(pyLiteral)));
+    return `not ${this.use('json_in')}(${value}, ${values})`;
   }
 
   /** A compiled pattern constant, ECMAScript meaning kept. */
   pattern(pattern: string): string {
-    this.uses.add('re');
+    this.modules.add('re');
     const python = pythonPattern(pattern);
     const literal =
       !python.includes('"') && !python.endsWith('\\') ? `r"${python}"` : pyStr(python);

@@ -1,5 +1,6 @@
 // Validation bundle → python/src/dsh_sdk/_gen/validators.py: one check function per definition, compiled
 // ahead of time (no schema is read at run time), reporting the same pointers as the ajv validators.
+// The helpers the checks call are hand-written, in python/src/dsh_sdk/validation_runtime.py.
 import type { Model } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
 import type { SchemaBundle } from '../schema/bundle.js';
@@ -7,14 +8,9 @@ import { buildValidationBundle } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 import { PyFile } from './py-file.js';
-import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
+import { layoutPy, pyDocstring, pyImport, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
-import {
-  BASE64_HELPER,
-  JSON_EQUALITY_HELPER,
-  validatorImports,
-  VALIDATORS_PRELUDE,
-} from './py-validators-prelude.js';
+import type { ModuleParts } from './py-validator-module.js';
 import type { ValidatorSpec } from './validator-names.js';
 import {
   NO_PARAMS_SCHEMA,
@@ -47,6 +43,9 @@ export function emitValidators(
   );
   const noParams = compiler.checkFunction('_check_no_params', NO_PARAMS_SCHEMA, '#/no-params');
   const frame = compiler.checkFunction('_check_protocol_frame', { anyOf: validation.anyOf }, '#');
+  // The public validators call `run`; the method tables hold `Validator`s.
+  compiler.parts.use('run');
+  compiler.parts.use('Validator');
 
   const f = new PyFile(path, 'py-validators');
   f.raw(
@@ -55,18 +54,8 @@ export function emitValidators(
     ),
   );
   f.blank();
-  f.raw(validatorImports(compiler.parts.uses));
-  f.blank();
-  f.raw(VALIDATORS_PRELUDE);
-  for (const [use, helper] of [
-    ['base64', BASE64_HELPER],
-    ['json-equality', JSON_EQUALITY_HELPER],
-  ] as const) {
-    if (!compiler.parts.uses.has(use)) continue;
-    f.blank(2);
-    f.raw(helper);
-  }
-  if (compiler.parts.constants.length > 0) f.blank(2);
+  f.raw(validatorImports(compiler.parts));
+  if (compiler.parts.constants.length > 0) f.blank();
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
@@ -81,6 +70,20 @@ export function emitValidators(
   return file;
 }
 
+/** The imports of a module of compiled checks: what `parts` records as used, and the typing names. */
+export function validatorImports(parts: ModuleParts): string {
+  return [
+    'from __future__ import annotations',
+    '',
+    ...[...parts.modules].sort().map((m) => `import ${m}`),
+    'from collections.abc import Mapping',
+    'from typing import Any, Final',
+    '',
+    'from dsh_sdk._gen.models import Violation',
+    pyImport('dsh_sdk.validation_runtime', parts.runtime),
+  ].join('\n');
+}
+
 function emitPublicValidators(f: PyFile, model: Model): void {
   const specs = validatorSpecs(model);
   for (const spec of specs) {
@@ -90,7 +93,7 @@ function emitPublicValidators(f: PyFile, model: Model): void {
     const check = spec.typeName ? PyValidatorCompiler.checkName(spec.typeName) : '_check_no_params';
     f.print`def ${pyValidatorName(spec)}(value: object) -> list[Violation]:`;
     f.raw(pyDocstring(`Checks ${what}; returns every violation, none when it is valid.`, '    '));
-    f.print`    return _run(${check}, value)`;
+    f.print`    return run(${check}, value)`;
     f.blank(2);
   }
   f.print`def validate_protocol_frame(value: object) -> list[Violation]:`;
@@ -100,7 +103,7 @@ function emitPublicValidators(f: PyFile, model: Model): void {
       '    ',
     ),
   );
-  f.print`    return _run(_check_protocol_frame, value)`;
+  f.print`    return run(_check_protocol_frame, value)`;
 }
 
 function emitMethodTables(f: PyFile, model: Model): void {

@@ -1,6 +1,7 @@
 // IDL model + schema bundle → wire_names.py: for every generated dataclass its fields (Python name,
 // wire name, how the value converts, required or not); for every union its dispatch table. codec.py
-// reads only these tables, so no wire name is written by hand in Python.
+// reads only these tables, so no wire name is written by hand in Python. The types the tables are
+// made of are hand-written, in python/src/dsh_sdk/wire_tables.py; the file imports the ones it uses.
 import type { Model, SchemaNode } from '../idl/model.js';
 import { refName } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
@@ -10,8 +11,7 @@ import { flattenVariants } from '../schema/validation.js';
 import { PY_GEN_DIR } from './emitter.js';
 import { PyFile } from './py-file.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from './py-literals.js';
-import { WIRE_TABLE_PRELUDE } from './py-wire-prelude.js';
+import { layoutPy, pyCallExpr, pyDocstring, pyImport, pyStr, pyTupleExpr } from './py-literals.js';
 
 /** How a value converts between JSON and Python. `scalar` values are kept as they are. */
 export type Conversion =
@@ -126,53 +126,84 @@ export function wireFields(name: string, bundle: SchemaBundle, model: Model): Wi
   return fields;
 }
 
+/** The names of dsh_sdk.wire_tables (hand-written) that the tables are built from. */
+type TableType =
+  | 'ArrayOf'
+  | 'ClassInfo'
+  | 'Conversion'
+  | 'FieldInfo'
+  | 'ObjectOf'
+  | 'SCALAR'
+  | 'UnionInfo'
+  | 'UnionOf'
+  | 'VariantInfo';
+
 export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
+  // The annotations of the three tables name these; the entries add what they use.
+  const uses = new Set<TableType>(['ClassInfo', 'UnionInfo', 'Conversion']);
+  const tables = [
+    classesTable(model, bundle, uses),
+    unionsTable(model, uses),
+    typesTable(model, bundle, uses),
+  ];
   const f = new PyFile(`${PY_GEN_DIR}/wire_names.py`, 'py-bindings');
   f.raw(pyDocstring(`Wire names of the ${model.meta.title}: the tables codec.py converts by.`));
   f.blank();
-  f.raw(WIRE_TABLE_PRELUDE);
-  f.blank(2);
-  emitClasses(f, model, bundle);
+  f.print`from __future__ import annotations`;
   f.blank();
-  emitUnions(f, model);
+  f.print`from collections.abc import Mapping`;
+  f.print`from typing import Final`;
   f.blank();
-  emitTypes(f, model, bundle);
+  f.print`from dsh_sdk._gen import models as m`;
+  f.raw(pyImport('dsh_sdk.wire_tables', uses));
+  for (const table of tables) {
+    f.blank();
+    f.raw(table.join('\n'));
+  }
   return f.finish();
 }
 
-function emitClasses(f: PyFile, model: Model, bundle: SchemaBundle): void {
-  f.print`CLASSES: Final[Mapping[str, ClassInfo]] = {`;
+function classesTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): string[] {
+  const lines = ['CLASSES: Final[Mapping[str, ClassInfo]] = {'];
   for (const name of classNames(bundle)) {
-    const fields = wireFields(name, bundle, model).map(fieldInfo);
+    const fields = wireFields(name, bundle, model).map((w) => fieldInfo(w, uses));
     const info = pyCallExpr('ClassInfo', [`m.${name}`, pyTupleExpr(fields)]);
-    f.raw(layoutPy(info, 4, `${pyStr(name)}: `, ','));
+    lines.push(layoutPy(info, 4, `${pyStr(name)}: `, ','));
   }
-  f.print`}`;
-  f.raw(pyDocstring('Every generated dataclass by name, with its fields in schema order.'));
+  lines.push(
+    '}',
+    pyDocstring('Every generated dataclass by name, with its fields in schema order.'),
+  );
+  return lines;
 }
 
-function fieldInfo(w: WireField): PyExpr {
-  const args = [pyStr(w.attribute), pyStr(w.wireName), pyConversion(w.conversion)];
+function fieldInfo(w: WireField, uses: Set<TableType>): PyExpr {
+  const args = [pyStr(w.attribute), pyStr(w.wireName), pyConversion(w.conversion, uses)];
   if (w.required) args.push('required=True');
   if (w.nullable) args.push('nullable=True');
+  uses.add('FieldInfo');
   return pyCallExpr('FieldInfo', args);
 }
 
-function pyConversion(c: Conversion): string {
+function pyConversion(c: Conversion, uses: Set<TableType>): string {
   switch (c.kind) {
     case 'scalar':
+      uses.add('SCALAR');
       return 'SCALAR';
     case 'object':
+      uses.add('ObjectOf');
       return `ObjectOf(${pyStr(c.typeName)})`;
     case 'union':
+      uses.add('UnionOf');
       return `UnionOf(${pyStr(c.typeName)})`;
     case 'array':
-      return `ArrayOf(${pyConversion(c.items)})`;
+      uses.add('ArrayOf');
+      return `ArrayOf(${pyConversion(c.items, uses)})`;
   }
 }
 
-function emitUnions(f: PyFile, model: Model): void {
-  f.print`UNIONS: Final[Mapping[str, UnionInfo]] = {`;
+function unionsTable(model: Model, uses: Set<TableType>): string[] {
+  const lines = ['UNIONS: Final[Mapping[str, UnionInfo]] = {'];
   for (const type of model.types) {
     if (!type.union) continue;
     const flat = flattenVariants(type, model);
@@ -186,29 +217,30 @@ function emitUnions(f: PyFile, model: Model): void {
           pyStr(v.typeName),
         ]),
       );
+    if (variants.length > 0) uses.add('VariantInfo');
     const info = pyCallExpr('UnionInfo', [
       `discriminator=${pyStr(type.union.discriminator)}`,
       { ...pyTupleExpr(variants), head: 'variants=(' },
       `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
       `alias=m.${type.name}`,
     ]);
-    f.raw(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
+    lines.push(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
   }
-  f.print`}`;
-  f.raw(
+  lines.push(
+    '}',
     pyDocstring(
       'Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.',
     ),
   );
+  return lines;
 }
 
-function emitTypes(f: PyFile, model: Model, bundle: SchemaBundle): void {
-  f.print`TYPES: Final[Mapping[str, Conversion]] = {`;
+function typesTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): string[] {
+  const lines = ['TYPES: Final[Mapping[str, Conversion]] = {'];
   for (const name of Object.keys(bundle.definitions)) {
-    f.raw(
-      layoutPy(pyConversion(conversionOfType(name, bundle, model)), 4, `${pyStr(name)}: `, ','),
-    );
+    const conversion = pyConversion(conversionOfType(name, bundle, model), uses);
+    lines.push(layoutPy(conversion, 4, `${pyStr(name)}: `, ','));
   }
-  f.print`}`;
-  f.raw(pyDocstring('How a value of every named type converts, by type name.'));
+  lines.push('}', pyDocstring('How a value of every named type converts, by type name.'));
+  return lines;
 }

@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
-from dsh_sdk._gen.wire_names import (
-    CLASSES,
-    TYPES,
-    UNIONS,
+from dsh_sdk._gen.wire_names import CLASSES, TYPES, UNIONS
+from dsh_sdk.wire_object import WireObject
+from dsh_sdk.wire_tables import (
     ArrayOf,
     ClassInfo,
     Conversion,
@@ -28,7 +27,6 @@ from dsh_sdk._gen.wire_names import (
     UnionInfo,
     UnionOf,
 )
-from dsh_sdk.wire_object import WireObject
 
 __all__ = ["CodecError", "decode", "encode"]
 

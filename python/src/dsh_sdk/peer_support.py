@@ -12,7 +12,6 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
 from dsh_sdk._gen.models import Violation
-from dsh_sdk._gen.validators import Validator
 from dsh_sdk.codec import CodecError, decode, encode
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.errors import JsonRpcResponseError
@@ -23,6 +22,7 @@ from dsh_sdk.inbound_handlers import (
     describe_error,
 )
 from dsh_sdk.transport import JsonRpcTransportPeer
+from dsh_sdk.validation_runtime import Validator
 from dsh_sdk.wire_object import WireObject
 
 __all__ = [

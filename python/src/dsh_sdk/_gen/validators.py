@@ -4,81 +4,21 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeAlias, TypeGuard
+from collections.abc import Mapping
+from typing import Any, Final
 
 from dsh_sdk._gen.models import Violation
-
-_Out: TypeAlias = list[tuple[str, str]]
-_Check: TypeAlias = Callable[[Any, str, _Out], None]
-Validator: TypeAlias = Callable[[object], list[Violation]]
-"""A validator: every violation of a value, in schema order; empty when it is valid."""
-
-_ABSENT: Final = object()
-
-
-def _is_number(v: object) -> TypeGuard[int | float]:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _is_integer(v: object) -> TypeGuard[int | float]:
-    # JSON Schema: a number with a zero fraction (1.0 is an integer); ajv also counts infinities.
-    if isinstance(v, bool):
-        return False
-    return isinstance(v, int) or (isinstance(v, float) and (v.is_integer() or math.isinf(v)))
-
-
-def _utf16_length(s: str) -> int:
-    # ajv measures strings in UTF-16 code units.
-    return len(s.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def _passes(check: _Check, v: object) -> bool:
-    errors: _Out = []
-    check(v, "", errors)
-    return not errors
-
-
-def _any_of(v: object, p: str, out: _Out, checks: tuple[_Check, ...]) -> None:
-    collected: _Out = []
-    for check in checks:
-        errors: _Out = []
-        check(v, p, errors)
-        if not errors:
-            return
-        collected.extend(errors)
-    out.extend(collected)
-    out.append((p, "must match a schema in anyOf"))
-
-
-def _run(check: _Check, value: object) -> list[Violation]:
-    out: _Out = []
-    check(value, "", out)
-    if not out:
-        return []
-    # One problem can be reported twice (a value checked by two subschemas); keep the first.
-    return [Violation(pointer=pointer, message=message) for pointer, message in dict.fromkeys(out)]
-
-
-_BASE64_ALPHABET: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _is_canonical_base64(s: str) -> bool:
-    # Whole quartets of the alphabet, at most two "=" at the end, and zero in the bits of the last
-    # character that the padding leaves unused: exactly the texts that decode and encode back.
-    if len(s) % 4 or not s.isascii():
-        return False
-    padding = 2 if s.endswith("==") else 1 if s.endswith("=") else 0
-    end = len(s) - padding
-    for start in range(0, end, 65536):
-        if s[start : min(start + 65536, end)].encode("ascii").translate(None, _BASE64_ALPHABET):
-            return False
-    if padding == 0:
-        return True
-    # Before "==" the last character holds 2 bits of data (4 unused); before "=", 4 (2 unused).
-    return _BASE64_ALPHABET.index(ord(s[end - 1])) % (16 if padding == 2 else 4) == 0
-
+from dsh_sdk.validation_runtime import (
+    ABSENT,
+    Out,
+    Validator,
+    any_of,
+    is_canonical_base64,
+    is_integer,
+    is_number,
+    passes,
+    run,
+)
 
 _STRINGS_0: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
 _STRINGS_1: Final = frozenset(("running", "idle"))
@@ -103,60 +43,60 @@ _STRINGS_5: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-
 
 def validate_initialize_params(value: object) -> list[Violation]:
     """Checks a value of `InitializeParams`; returns every violation, none when it is valid."""
-    return _run(_check_initialize_params, value)
+    return run(_check_initialize_params, value)
 
 
 def validate_initialize_result(value: object) -> list[Violation]:
     """Checks a value of `InitializeResult`; returns every violation, none when it is valid."""
-    return _run(_check_initialize_result, value)
+    return run(_check_initialize_result, value)
 
 
 def validate_session_prompt_params(value: object) -> list[Violation]:
     """Checks a value of `SessionPromptParams`; returns every violation, none when it is valid."""
-    return _run(_check_session_prompt_params, value)
+    return run(_check_session_prompt_params, value)
 
 
 def validate_session_prompt_result(value: object) -> list[Violation]:
     """Checks a value of `SessionPromptResult`; returns every violation, none when it is valid."""
-    return _run(_check_session_prompt_result, value)
+    return run(_check_session_prompt_result, value)
 
 
 def validate_shutdown_params(value: object) -> list[Violation]:
     """Checks the params of a method without params (an object or null); returns every violation, none when it is valid."""
-    return _run(_check_no_params, value)
+    return run(_check_no_params, value)
 
 
 def validate_shutdown_result(value: object) -> list[Violation]:
     """Checks a value of `ShutdownResult`; returns every violation, none when it is valid."""
-    return _run(_check_shutdown_result, value)
+    return run(_check_shutdown_result, value)
 
 
 def validate_session_event_notification(value: object) -> list[Violation]:
     """Checks a value of `SessionEventNotification`; returns every violation, none when it is valid."""
-    return _run(_check_session_event_notification, value)
+    return run(_check_session_event_notification, value)
 
 
 def validate_session_status_notification(value: object) -> list[Violation]:
     """Checks a value of `SessionStatusNotification`; returns every violation, none when it is valid."""
-    return _run(_check_session_status_notification, value)
+    return run(_check_session_status_notification, value)
 
 
 def validate_subagent_started_notification(value: object) -> list[Violation]:
     """Checks a value of `SubagentStartedNotification`; returns every violation, none when it is valid."""
-    return _run(_check_subagent_started_notification, value)
+    return run(_check_subagent_started_notification, value)
 
 
 def validate_subagent_finished_notification(value: object) -> list[Violation]:
     """Checks a value of `SubagentFinishedNotification`; returns every violation, none when it is valid."""
-    return _run(_check_subagent_finished_notification, value)
+    return run(_check_subagent_finished_notification, value)
 
 
 def validate_protocol_frame(value: object) -> list[Violation]:
     """Checks any frame of the protocol; returns every violation, none when it is valid."""
-    return _run(_check_protocol_frame, value)
+    return run(_check_protocol_frame, value)
 
 
-def _check_initialize_params(v: Any, p: str, out: _Out) -> None:
+def _check_initialize_params(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "cwd" not in v:
             out.append((p + "/cwd", "must have required property 'cwd'"))
@@ -164,84 +104,84 @@ def _check_initialize_params(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/provider", "must have required property 'provider'"))
         if "model" not in v:
             out.append((p + "/model", "must have required property 'model'"))
-        x1 = v.get("cwd", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("cwd", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/cwd", "must be string"))
-        x2 = v.get("provider", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("provider", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/provider", "must be string"))
-        x3 = v.get("model", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("model", ABSENT)
+        if x3 is not ABSENT:
             if not isinstance(x3, str):
                 out.append((p + "/model", "must be string"))
-        x4 = v.get("reasoningEffort", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("reasoningEffort", ABSENT)
+        if x4 is not ABSENT:
             if isinstance(x4, str):
                 if len(x4) < 1:
                     out.append((p + "/reasoningEffort", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/reasoningEffort", "must be string"))
-        x5 = v.get("maxTokens", _ABSENT)
-        if x5 is not _ABSENT:
-            if _is_number(x5):
+        x5 = v.get("maxTokens", ABSENT)
+        if x5 is not ABSENT:
+            if is_number(x5):
                 if x5 > 9007199254740991 or x5 != x5:
                     out.append((p + "/maxTokens", "must be <= 9007199254740991"))
                 if x5 < 1 or x5 != x5:
                     out.append((p + "/maxTokens", "must be >= 1"))
-            if not _is_integer(x5):
+            if not is_integer(x5):
                 out.append((p + "/maxTokens", "must be integer"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_initialize_result(v: Any, p: str, out: _Out) -> None:
+def _check_initialize_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "serverInfo" not in v:
             out.append((p + "/serverInfo", "must have required property 'serverInfo'"))
-        x1 = v.get("serverInfo", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("serverInfo", ABSENT)
+        if x1 is not ABSENT:
             _check_server_info(x1, p + "/serverInfo", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_server_info(v: Any, p: str, out: _Out) -> None:
+def _check_server_info(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "name" not in v:
             out.append((p + "/name", "must have required property 'name'"))
         if "version" not in v:
             out.append((p + "/version", "must have required property 'version'"))
-        x1 = v.get("name", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("name", ABSENT)
+        if x1 is not ABSENT:
             _check_server_name(x1, p + "/name", out)
-        x2 = v.get("version", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("version", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/version", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_server_name(v: Any, p: str, out: _Out) -> None:
+def _check_server_name(v: Any, p: str, out: Out) -> None:
     if v != "deepseek-harness-sdk-runtime":
         out.append((p, "must be equal to constant"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_session_prompt_params(v: Any, p: str, out: _Out) -> None:
+def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "sessionId" not in v:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "contentBlocks" not in v:
             out.append((p + "/contentBlocks", "must have required property 'contentBlocks'"))
-        x1 = v.get("sessionId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("sessionId", ABSENT)
+        if x1 is not ABSENT:
             _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("contentBlocks", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("contentBlocks", ABSENT)
+        if x2 is not ABSENT:
             if isinstance(x2, list):
                 if len(x2) < 1:
                     out.append((p + "/contentBlocks", "must NOT have fewer than 1 items"))
@@ -253,7 +193,7 @@ def _check_session_prompt_params(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_sdk_prompt_content_block(v: Any, p: str, out: _Out) -> None:
+def _check_sdk_prompt_content_block(v: Any, p: str, out: Out) -> None:
     if _matches_0(v):
         _check_sdk_encoded_image_block(v, p, out)
     elif _matches_1(v):
@@ -271,15 +211,15 @@ def _check_sdk_prompt_content_block(v: Any, p: str, out: _Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_sdk_encoded_image_block(v: Any, p: str, out: _Out) -> None:
+def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -287,21 +227,21 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if "mimeType" not in v:
             out.append((p + "/mimeType", "must have required property 'mimeType'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "image":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("data", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("data", ABSENT)
+        if x2 is not ABSENT:
             if isinstance(x2, str):
-                if not _is_canonical_base64(x2):
+                if not is_canonical_base64(x2):
                     out.append((p + "/data", "must be canonical padded base64"))
             else:
                 out.append((p + "/data", "must be string"))
-        x3 = v.get("mimeType", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("mimeType", ABSENT)
+        if x3 is not ABSENT:
             _check_image_mime_type(x3, p + "/mimeType", out)
         if "attachment" in v:
             out.append((p + "/attachment", "must not be present"))
@@ -309,85 +249,85 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_image_mime_type(v: Any, p: str, out: _Out) -> None:
+def _check_image_mime_type(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_0):
         out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_session_prompt_result(v: Any, p: str, out: _Out) -> None:
+def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "messageId" not in v:
             out.append((p + "/messageId", "must have required property 'messageId'"))
-        x1 = v.get("messageId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("messageId", ABSENT)
+        if x1 is not ABSENT:
             _check_message_id(x1, p + "/messageId", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_shutdown_result(v: Any, p: str, out: _Out) -> None:
+def _check_shutdown_result(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, dict):
         out.append((p, "must be object"))
 
 
-def _check_session_event_notification(v: Any, p: str, out: _Out) -> None:
+def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "sessionId" not in v:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "event" not in v:
             out.append((p + "/event", "must have required property 'event'"))
-        x1 = v.get("sessionId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("sessionId", ABSENT)
+        if x1 is not ABSENT:
             _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("event", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("event", ABSENT)
+        if x2 is not ABSENT:
             _check_session_event(x2, p + "/event", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_status_notification(v: Any, p: str, out: _Out) -> None:
+def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "sessionId" not in v:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "status" not in v:
             out.append((p + "/status", "must have required property 'status'"))
-        x1 = v.get("sessionId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("sessionId", ABSENT)
+        if x1 is not ABSENT:
             _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("status", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("status", ABSENT)
+        if x2 is not ABSENT:
             _check_session_status(x2, p + "/status", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_status(v: Any, p: str, out: _Out) -> None:
+def _check_session_status(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_1):
         out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_subagent_started_notification(v: Any, p: str, out: _Out) -> None:
+def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "parentSessionId" not in v:
             out.append((p + "/parentSessionId", "must have required property 'parentSessionId'"))
         if "childSessionId" not in v:
             out.append((p + "/childSessionId", "must have required property 'childSessionId'"))
-        x1 = v.get("parentSessionId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("parentSessionId", ABSENT)
+        if x1 is not ABSENT:
             _check_session_id(x1, p + "/parentSessionId", out)
-        x2 = v.get("childSessionId", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("childSessionId", ABSENT)
+        if x2 is not ABSENT:
             _check_session_id(x2, p + "/childSessionId", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_subagent_finished_notification(v: Any, p: str, out: _Out) -> None:
+def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "provider" not in v:
             out.append((p + "/provider", "must have required property 'provider'"))
@@ -401,28 +341,28 @@ def _check_subagent_finished_notification(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/status", "must have required property 'status'"))
         if "stopReason" not in v:
             out.append((p + "/stopReason", "must have required property 'stopReason'"))
-        x1 = v.get("provider", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("provider", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/provider", "must be string"))
-        x2 = v.get("agentId", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("agentId", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/agentId", "must be string"))
-        x3 = v.get("parentSessionId", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("parentSessionId", ABSENT)
+        if x3 is not ABSENT:
             _check_session_id(x3, p + "/parentSessionId", out)
-        x4 = v.get("childSessionId", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("childSessionId", ABSENT)
+        if x4 is not ABSENT:
             _check_session_id(x4, p + "/childSessionId", out)
-        x5 = v.get("status", _ABSENT)
-        if x5 is not _ABSENT:
+        x5 = v.get("status", ABSENT)
+        if x5 is not ABSENT:
             _check_sdk_run_status(x5, p + "/status", out)
-        x6 = v.get("stopReason", _ABSENT)
-        if x6 is not _ABSENT:
+        x6 = v.get("stopReason", ABSENT)
+        if x6 is not ABSENT:
             _check_subagent_stop_reason(x6, p + "/stopReason", out)
-        x7 = v.get("lastAssistantMessage", _ABSENT)
-        if x7 is not _ABSENT:
+        x7 = v.get("lastAssistantMessage", ABSENT)
+        if x7 is not ABSENT:
             if isinstance(x7, list):
                 for i8, x9 in enumerate(x7):
                     _check_content_block(x9, f"{p}/lastAssistantMessage/{i8}", out)
@@ -432,14 +372,14 @@ def _check_subagent_finished_notification(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_sdk_run_status(v: Any, p: str, out: _Out) -> None:
+def _check_sdk_run_status(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_2):
         out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_session_id(v: Any, p: str, out: _Out) -> None:
+def _check_session_id(v: Any, p: str, out: Out) -> None:
     if isinstance(v, str):
         if len(v) < 1:
             out.append((p, "must NOT have fewer than 1 characters"))
@@ -447,7 +387,7 @@ def _check_session_id(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be string"))
 
 
-def _check_message_id(v: Any, p: str, out: _Out) -> None:
+def _check_message_id(v: Any, p: str, out: Out) -> None:
     if isinstance(v, str):
         if len(v) < 1:
             out.append((p, "must NOT have fewer than 1 characters"))
@@ -455,20 +395,20 @@ def _check_message_id(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be string"))
 
 
-def _check_count(v: Any, p: str, out: _Out) -> None:
-    if _is_number(v):
+def _check_count(v: Any, p: str, out: Out) -> None:
+    if is_number(v):
         if v < 0 or v != v:
             out.append((p, "must be >= 0"))
-    if not _is_integer(v):
+    if not is_integer(v):
         out.append((p, "must be integer"))
 
 
-def _check_epoch_millis(v: Any, p: str, out: _Out) -> None:
-    if not _is_integer(v):
+def _check_epoch_millis(v: Any, p: str, out: Out) -> None:
+    if not is_integer(v):
         out.append((p, "must be integer"))
 
 
-def _check_session_event(v: Any, p: str, out: _Out) -> None:
+def _check_session_event(v: Any, p: str, out: Out) -> None:
     if _matches_6(v):
         _check_agent_inbox_spliced_event(v, p, out)
     elif _matches_7(v):
@@ -494,15 +434,15 @@ def _check_session_event(v: Any, p: str, out: _Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_agent_inbox_spliced_event(v: Any, p: str, out: _Out) -> None:
+def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -512,26 +452,26 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "agent/inbox/spliced":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_inbox_splice(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_inbox_splice(v: Any, p: str, out: _Out) -> None:
+def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "target" not in v:
             out.append((p + "/target", "must have required property 'target'"))
@@ -539,17 +479,17 @@ def _check_inbox_splice(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/start", "must have required property 'start'"))
         if "inserted" not in v:
             out.append((p + "/inserted", "must have required property 'inserted'"))
-        x1 = v.get("target", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("target", ABSENT)
+        if x1 is not ABSENT:
             _check_inbox_target(x1, p + "/target", out)
-        x2 = v.get("start", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("start", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/start", out)
-        x3 = v.get("removedCount", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("removedCount", ABSENT)
+        if x3 is not ABSENT:
             _check_count(x3, p + "/removedCount", out)
-        x4 = v.get("inserted", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("inserted", ABSENT)
+        if x4 is not ABSENT:
             if isinstance(x4, list):
                 for i5, x6 in enumerate(x4):
                     _check_user_message(x6, f"{p}/inserted/{i5}", out)
@@ -559,14 +499,14 @@ def _check_inbox_splice(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_inbox_target(v: Any, p: str, out: _Out) -> None:
+def _check_inbox_target(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_3):
         out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_turn_start_event(v: Any, p: str, out: _Out) -> None:
+def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -576,37 +516,37 @@ def _check_turn_start_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "turn/start":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_turn_ref(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_turn_ref(v: Any, p: str, out: _Out) -> None:
+def _check_turn_ref(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
-        x1 = v.get("turn", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("turn", ABSENT)
+        if x1 is not ABSENT:
             _check_count(x1, p + "/turn", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_step_start_event(v: Any, p: str, out: _Out) -> None:
+def _check_step_start_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -616,26 +556,26 @@ def _check_step_start_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "step/start":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_step_ref(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_step_end_event(v: Any, p: str, out: _Out) -> None:
+def _check_step_end_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -645,42 +585,42 @@ def _check_step_end_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "step/end":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_step_ref(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_step_ref(v: Any, p: str, out: _Out) -> None:
+def _check_step_ref(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "step" not in v:
             out.append((p + "/step", "must have required property 'step'"))
-        x1 = v.get("turn", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("turn", ABSENT)
+        if x1 is not ABSENT:
             _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("step", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/step", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_turn_end_event(v: Any, p: str, out: _Out) -> None:
+def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -690,58 +630,58 @@ def _check_turn_end_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "turn/end":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_turn_end(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_turn_end(v: Any, p: str, out: _Out) -> None:
+def _check_turn_end(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "reason" not in v:
             out.append((p + "/reason", "must have required property 'reason'"))
-        x1 = v.get("turn", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("turn", ABSENT)
+        if x1 is not ABSENT:
             _check_count(x1, p + "/turn", out)
-        x2 = v.get("reason", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("reason", ABSENT)
+        if x2 is not ABSENT:
             _check_turn_end_reason(x2, p + "/reason", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_turn_end_reason(v: Any, p: str, out: _Out) -> None:
+def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        x1 = v.get("kind", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("kind", ABSENT)
+        if x1 is not ABSENT:
             _check_turn_end_kind(x1, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_turn_end_kind(v: Any, p: str, out: _Out) -> None:
+def _check_turn_end_kind(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_user_message_event(v: Any, p: str, out: _Out) -> None:
+def _check_user_message_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -751,26 +691,26 @@ def _check_user_message_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "user/message":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_user_message(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_user_message(v: Any, p: str, out: _Out) -> None:
+def _check_user_message(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "id" not in v:
             out.append((p + "/id", "must have required property 'id'"))
@@ -780,46 +720,46 @@ def _check_user_message(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "source" not in v:
             out.append((p + "/source", "must have required property 'source'"))
-        x1 = v.get("id", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("id", ABSENT)
+        if x1 is not ABSENT:
             _check_message_id(x1, p + "/id", out)
-        x2 = v.get("role", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("role", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "user":
                 out.append((p + "/role", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/role", "must be string"))
-        x3 = v.get("content", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("content", ABSENT)
+        if x3 is not ABSENT:
             if isinstance(x3, list):
                 for i4, x5 in enumerate(x3):
                     _check_content_block(x5, f"{p}/content/{i4}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x6 = v.get("source", _ABSENT)
-        if x6 is not _ABSENT:
+        x6 = v.get("source", ABSENT)
+        if x6 is not ABSENT:
             _check_message_source(x6, p + "/source", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_message_source(v: Any, p: str, out: _Out) -> None:
+def _check_message_source(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        x1 = v.get("kind", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("kind", ABSENT)
+        if x1 is not ABSENT:
             _check_message_source_kind(x1, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_message_source_kind(v: Any, p: str, out: _Out) -> None:
+def _check_message_source_kind(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_assistant_chunk_event(v: Any, p: str, out: _Out) -> None:
+def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -829,26 +769,26 @@ def _check_assistant_chunk_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "assistant/chunk":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_assistant_chunk(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_assistant_chunk(v: Any, p: str, out: _Out) -> None:
+def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
@@ -856,20 +796,20 @@ def _check_assistant_chunk(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if "delta" not in v:
             out.append((p + "/delta", "must have required property 'delta'"))
-        x1 = v.get("turn", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("turn", ABSENT)
+        if x1 is not ABSENT:
             _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("step", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/step", out)
-        x3 = v.get("delta", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("delta", ABSENT)
+        if x3 is not ABSENT:
             _check_content_block(x3, p + "/delta", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_assistant_message_event(v: Any, p: str, out: _Out) -> None:
+def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -879,40 +819,40 @@ def _check_assistant_message_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "assistant/message":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_assistant_reply(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_assistant_reply(v: Any, p: str, out: _Out) -> None:
+def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("message", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("message", ABSENT)
+        if x1 is not ABSENT:
             _check_assistant_message(x1, p + "/message", out)
-        x2 = v.get("usage", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("usage", ABSENT)
+        if x2 is not ABSENT:
             _check_usage(x2, p + "/usage", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_assistant_message(v: Any, p: str, out: _Out) -> None:
+def _check_assistant_message(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "id" not in v:
             out.append((p + "/id", "must have required property 'id'"))
@@ -920,17 +860,17 @@ def _check_assistant_message(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/role", "must have required property 'role'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        x1 = v.get("id", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("id", ABSENT)
+        if x1 is not ABSENT:
             _check_message_id(x1, p + "/id", out)
-        x2 = v.get("role", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("role", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "assistant":
                 out.append((p + "/role", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/role", "must be string"))
-        x3 = v.get("content", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("content", ABSENT)
+        if x3 is not ABSENT:
             if isinstance(x3, list):
                 for i4, x5 in enumerate(x3):
                     _check_content_block(x5, f"{p}/content/{i4}", out)
@@ -940,12 +880,12 @@ def _check_assistant_message(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_usage(v: Any, p: str, out: _Out) -> None:
+def _check_usage(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, dict):
         out.append((p, "must be object"))
 
 
-def _check_tool_call_event(v: Any, p: str, out: _Out) -> None:
+def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -955,26 +895,26 @@ def _check_tool_call_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool/call":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_tool_call(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_tool_call(v: Any, p: str, out: _Out) -> None:
+def _check_tool_call(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
@@ -986,29 +926,29 @@ def _check_tool_call(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        x1 = v.get("turn", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("turn", ABSENT)
+        if x1 is not ABSENT:
             _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("step", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/step", out)
-        x3 = v.get("id", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("id", ABSENT)
+        if x3 is not ABSENT:
             if not isinstance(x3, str):
                 out.append((p + "/id", "must be string"))
-        x4 = v.get("name", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("name", ABSENT)
+        if x4 is not ABSENT:
             if not isinstance(x4, str):
                 out.append((p + "/name", "must be string"))
-        x5 = v.get("arguments", _ABSENT)
-        if x5 is not _ABSENT:
+        x5 = v.get("arguments", ABSENT)
+        if x5 is not ABSENT:
             if not isinstance(x5, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_tool_result_event(v: Any, p: str, out: _Out) -> None:
+def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -1018,26 +958,26 @@ def _check_tool_result_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool/result":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             _check_tool_result(x4, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_tool_result(v: Any, p: str, out: _Out) -> None:
+def _check_tool_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "toolCallId" not in v:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
@@ -1045,26 +985,26 @@ def _check_tool_result(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "isError" not in v:
             out.append((p + "/isError", "must have required property 'isError'"))
-        x1 = v.get("toolCallId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("toolCallId", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/toolCallId", "must be string"))
-        x2 = v.get("content", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("content", ABSENT)
+        if x2 is not ABSENT:
             if isinstance(x2, list):
                 for i3, x4 in enumerate(x2):
                     _check_content_block(x4, f"{p}/content/{i3}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x5 = v.get("isError", _ABSENT)
-        if x5 is not _ABSENT:
+        x5 = v.get("isError", ABSENT)
+        if x5 is not ABSENT:
             if not isinstance(x5, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_unknown_session_event(v: Any, p: str, out: _Out) -> None:
+def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -1074,27 +1014,27 @@ def _check_unknown_session_event(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
-            if _passes(_check_16, x1):
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
+            if passes(_check_16, x1):
                 out.append((p + "/type", "must NOT be valid"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("seq", ABSENT)
+        if x2 is not ABSENT:
             _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("time", ABSENT)
+        if x3 is not ABSENT:
             _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
             if not isinstance(x4, dict):
                 out.append((p + "/data", "must be object"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_content_block(v: Any, p: str, out: _Out) -> None:
+def _check_content_block(v: Any, p: str, out: Out) -> None:
     if _matches_1(v):
         _check_text_block(v, p, out)
     elif _matches_2(v):
@@ -1110,68 +1050,68 @@ def _check_content_block(v: Any, p: str, out: _Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_text_block(v: Any, p: str, out: _Out) -> None:
+def _check_text_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "text":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("text", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("text", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_reasoning_block(v: Any, p: str, out: _Out) -> None:
+def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "reasoning":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("text", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("text", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_image_block(v: Any, p: str, out: _Out) -> None:
+def _check_image_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
         if "attachment" not in v:
             out.append((p + "/attachment", "must have required property 'attachment'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "image":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("attachment", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("attachment", ABSENT)
+        if x2 is not ABSENT:
             _check_image_attachment(x2, p + "/attachment", out)
         if "data" in v:
             out.append((p + "/data", "must not be present"))
@@ -1179,28 +1119,28 @@ def _check_image_block(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_image_attachment(v: Any, p: str, out: _Out) -> None:
+def _check_image_attachment(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "attachmentId" not in v:
             out.append((p + "/attachmentId", "must have required property 'attachmentId'"))
         if "mediaType" not in v:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
-        x1 = v.get("attachmentId", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("attachmentId", ABSENT)
+        if x1 is not ABSENT:
             if isinstance(x1, str):
                 if len(x1) < 1:
                     out.append((p + "/attachmentId", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/attachmentId", "must be string"))
-        x2 = v.get("mediaType", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("mediaType", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/mediaType", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_tool_call_block(v: Any, p: str, out: _Out) -> None:
+def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -1210,29 +1150,29 @@ def _check_tool_call_block(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool-call":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/id", "must be string"))
-        x3 = v.get("name", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("name", ABSENT)
+        if x3 is not ABSENT:
             if not isinstance(x3, str):
                 out.append((p + "/name", "must be string"))
-        x4 = v.get("arguments", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("arguments", ABSENT)
+        if x4 is not ABSENT:
             if not isinstance(x4, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_tool_result_block(v: Any, p: str, out: _Out) -> None:
+def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
@@ -1240,38 +1180,38 @@ def _check_tool_result_block(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool-result":
                 out.append((p + "/type", "must be equal to constant"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("toolCallId", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("toolCallId", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/toolCallId", "must be string"))
-        x3 = v.get("content", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("content", ABSENT)
+        if x3 is not ABSENT:
             if isinstance(x3, list):
                 for i4, x5 in enumerate(x3):
                     _check_content_block(x5, f"{p}/content/{i4}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x6 = v.get("isError", _ABSENT)
-        if x6 is not _ABSENT:
+        x6 = v.get("isError", ABSENT)
+        if x6 is not ABSENT:
             if not isinstance(x6, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_unknown_content_block(v: Any, p: str, out: _Out) -> None:
+def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
-            if _passes(_check_17, x1):
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
+            if passes(_check_17, x1):
                 out.append((p + "/type", "must NOT be valid"))
             if not isinstance(x1, str):
                 out.append((p + "/type", "must be string"))
@@ -1279,12 +1219,12 @@ def _check_unknown_content_block(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be object"))
 
 
-def _check_subagent_stop_reason(v: Any, p: str, out: _Out) -> None:
+def _check_subagent_stop_reason(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_invalid_params_data(v: Any, p: str, out: _Out) -> None:
+def _check_invalid_params_data(v: Any, p: str, out: Out) -> None:
     if isinstance(v, list):
         for i1, x2 in enumerate(v):
             _check_violation(x2, f"{p}/{i1}", out)
@@ -1292,55 +1232,55 @@ def _check_invalid_params_data(v: Any, p: str, out: _Out) -> None:
         out.append((p, "must be array"))
 
 
-def _check_violation(v: Any, p: str, out: _Out) -> None:
+def _check_violation(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "pointer" not in v:
             out.append((p + "/pointer", "must have required property 'pointer'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("pointer", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("pointer", ABSENT)
+        if x1 is not ABSENT:
             if not isinstance(x1, str):
                 out.append((p + "/pointer", "must be string"))
-        x2 = v.get("message", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("message", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/message", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_request_id(v: Any, p: str, out: _Out) -> None:
-    if not (isinstance(v, str) or _is_number(v)):
+def _check_request_id(v: Any, p: str, out: Out) -> None:
+    if not (isinstance(v, str) or is_number(v)):
         out.append((p, "must be string,number"))
 
 
-def _check_json_rpc_version(v: Any, p: str, out: _Out) -> None:
+def _check_json_rpc_version(v: Any, p: str, out: Out) -> None:
     if v != "2.0":
         out.append((p, "must be equal to constant"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
 
 
-def _check_response_error(v: Any, p: str, out: _Out) -> None:
+def _check_response_error(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "code" not in v:
             out.append((p + "/code", "must have required property 'code'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("code", _ABSENT)
-        if x1 is not _ABSENT:
-            if not _is_integer(x1):
+        x1 = v.get("code", ABSENT)
+        if x1 is not ABSENT:
+            if not is_integer(x1):
                 out.append((p + "/code", "must be integer"))
-        x2 = v.get("message", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("message", ABSENT)
+        if x2 is not ABSENT:
             if not isinstance(x2, str):
                 out.append((p + "/message", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_error_response_frame(v: Any, p: str, out: _Out) -> None:
+def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1348,20 +1288,20 @@ def _check_error_response_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "error" not in v:
             out.append((p + "/error", "must have required property 'error'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("error", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("error", ABSENT)
+        if x3 is not ABSENT:
             _check_response_error(x3, p + "/error", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_initialize_request_frame(v: Any, p: str, out: _Out) -> None:
+def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1371,26 +1311,26 @@ def _check_initialize_request_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("method", ABSENT)
+        if x3 is not ABSENT:
             if x3 != "initialize":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x3, str):
                 out.append((p + "/method", "must be string"))
-        x4 = v.get("params", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("params", ABSENT)
+        if x4 is not ABSENT:
             _check_initialize_params(x4, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_initialize_response_frame(v: Any, p: str, out: _Out) -> None:
+def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1398,20 +1338,20 @@ def _check_initialize_response_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("result", ABSENT)
+        if x3 is not ABSENT:
             _check_initialize_result(x3, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_prompt_request_frame(v: Any, p: str, out: _Out) -> None:
+def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1421,26 +1361,26 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("method", ABSENT)
+        if x3 is not ABSENT:
             if x3 != "session/prompt":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x3, str):
                 out.append((p + "/method", "must be string"))
-        x4 = v.get("params", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("params", ABSENT)
+        if x4 is not ABSENT:
             _check_session_prompt_params(x4, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_prompt_response_frame(v: Any, p: str, out: _Out) -> None:
+def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1448,20 +1388,20 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("result", ABSENT)
+        if x3 is not ABSENT:
             _check_session_prompt_result(x3, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_shutdown_request_frame(v: Any, p: str, out: _Out) -> None:
+def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1469,27 +1409,27 @@ def _check_shutdown_request_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "method" not in v:
             out.append((p + "/method", "must have required property 'method'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("method", ABSENT)
+        if x3 is not ABSENT:
             if x3 != "shutdown":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x3, str):
                 out.append((p + "/method", "must be string"))
-        x4 = v.get("params", _ABSENT)
-        if x4 is not _ABSENT:
+        x4 = v.get("params", ABSENT)
+        if x4 is not ABSENT:
             if not (isinstance(x4, dict) or x4 is None):
                 out.append((p + "/params", "must be object,null"))
     else:
         out.append((p, "must be object"))
 
 
-def _check_shutdown_response_frame(v: Any, p: str, out: _Out) -> None:
+def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1497,20 +1437,20 @@ def _check_shutdown_response_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
             _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("result", ABSENT)
+        if x3 is not ABSENT:
             _check_shutdown_result(x3, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_event_notification_frame(v: Any, p: str, out: _Out) -> None:
+def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1518,23 +1458,23 @@ def _check_session_event_notification_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("method", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "session.event":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/method", "must be string"))
-        x3 = v.get("params", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("params", ABSENT)
+        if x3 is not ABSENT:
             _check_session_event_notification(x3, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_session_status_notification_frame(v: Any, p: str, out: _Out) -> None:
+def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1542,23 +1482,23 @@ def _check_session_status_notification_frame(v: Any, p: str, out: _Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("method", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "session.status":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/method", "must be string"))
-        x3 = v.get("params", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("params", ABSENT)
+        if x3 is not ABSENT:
             _check_session_status_notification(x3, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_subagent_started_notification_frame(v: Any, p: str, out: _Out) -> None:
+def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1566,23 +1506,23 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: _Out) -> Non
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("method", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "subagent.started":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/method", "must be string"))
-        x3 = v.get("params", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("params", ABSENT)
+        if x3 is not ABSENT:
             _check_subagent_started_notification(x3, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_subagent_finished_notification_frame(v: Any, p: str, out: _Out) -> None:
+def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
             out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
@@ -1590,29 +1530,29 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: _Out) -> No
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
             _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", _ABSENT)
-        if x2 is not _ABSENT:
+        x2 = v.get("method", ABSENT)
+        if x2 is not ABSENT:
             if x2 != "subagent.finished":
                 out.append((p + "/method", "must be equal to constant"))
             if not isinstance(x2, str):
                 out.append((p + "/method", "must be string"))
-        x3 = v.get("params", _ABSENT)
-        if x3 is not _ABSENT:
+        x3 = v.get("params", ABSENT)
+        if x3 is not ABSENT:
             _check_subagent_finished_notification(x3, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
 
-def _check_no_params(v: Any, p: str, out: _Out) -> None:
+def _check_no_params(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, dict) or v is None):
         out.append((p, "must be object,null"))
 
 
-def _check_protocol_frame(v: Any, p: str, out: _Out) -> None:
-    _any_of(
+def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
+    any_of(
         v,
         p,
         out,
@@ -1638,8 +1578,8 @@ def _matches_0(v: Any) -> bool:
             return False
         if "data" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "image":
                 return False
     return True
@@ -1649,8 +1589,8 @@ def _matches_1(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "text":
                 return False
     return True
@@ -1660,8 +1600,8 @@ def _matches_2(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "reasoning":
                 return False
     return True
@@ -1671,8 +1611,8 @@ def _matches_3(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "image":
                 return False
     return True
@@ -1682,8 +1622,8 @@ def _matches_4(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool-call":
                 return False
     return True
@@ -1693,8 +1633,8 @@ def _matches_5(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool-result":
                 return False
     return True
@@ -1704,8 +1644,8 @@ def _matches_6(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "agent/inbox/spliced":
                 return False
     return True
@@ -1715,8 +1655,8 @@ def _matches_7(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "turn/start":
                 return False
     return True
@@ -1726,8 +1666,8 @@ def _matches_8(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "step/start":
                 return False
     return True
@@ -1737,8 +1677,8 @@ def _matches_9(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "step/end":
                 return False
     return True
@@ -1748,8 +1688,8 @@ def _matches_10(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "turn/end":
                 return False
     return True
@@ -1759,8 +1699,8 @@ def _matches_11(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "user/message":
                 return False
     return True
@@ -1770,8 +1710,8 @@ def _matches_12(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "assistant/chunk":
                 return False
     return True
@@ -1781,8 +1721,8 @@ def _matches_13(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "assistant/message":
                 return False
     return True
@@ -1792,8 +1732,8 @@ def _matches_14(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool/call":
                 return False
     return True
@@ -1803,19 +1743,19 @@ def _matches_15(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", _ABSENT)
-        if x1 is not _ABSENT:
+        x1 = v.get("type", ABSENT)
+        if x1 is not ABSENT:
             if x1 != "tool/result":
                 return False
     return True
 
 
-def _check_16(v: Any, p: str, out: _Out) -> None:
+def _check_16(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_4):
         out.append((p, "must be equal to one of the allowed values"))
 
 
-def _check_17(v: Any, p: str, out: _Out) -> None:
+def _check_17(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_5):
         out.append((p, "must be equal to one of the allowed values"))
 

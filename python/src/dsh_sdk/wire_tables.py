@@ -1,12 +1,29 @@
-// The fixed head of wire_names.py: imports and the small types its tables are made of.
-export const WIRE_TABLE_PRELUDE = `from __future__ import annotations
+"""The types the generated wire-name tables (`_gen/wire_names.py`) are made of.
 
-from collections.abc import Mapping
+`wire_names.py` says, for every generated dataclass and union, which wire name each attribute has
+and how its value converts; `codec.py` converts by those tables alone. The tables are generated;
+their types are fixed, so they live here.
+"""
+
+from __future__ import annotations
+
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from dsh_sdk._gen import models as m
 from dsh_sdk.wire_object import WireObject
+
+__all__ = [
+    "SCALAR",
+    "ArrayOf",
+    "ClassInfo",
+    "Conversion",
+    "FieldInfo",
+    "ObjectOf",
+    "Scalar",
+    "UnionInfo",
+    "UnionOf",
+    "VariantInfo",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,21 +33,21 @@ class Scalar:
 
 @dataclass(frozen=True, slots=True)
 class ObjectOf:
-    """An object that becomes the generated dataclass \`type_name\`."""
+    """An object that becomes the generated dataclass `type_name`."""
 
     type_name: str
 
 
 @dataclass(frozen=True, slots=True)
 class UnionOf:
-    """An object that becomes a variant of the discriminated union \`type_name\`."""
+    """An object that becomes a variant of the discriminated union `type_name`."""
 
     type_name: str
 
 
 @dataclass(frozen=True, slots=True)
 class ArrayOf:
-    """An array whose items convert by \`items\` (never \`Scalar\`: such arrays are kept as they are)."""
+    """An array whose items convert by `items` (not `Scalar`: such arrays are kept as they are)."""
 
     items: Conversion
 
@@ -39,6 +56,7 @@ Conversion: TypeAlias = Scalar | ObjectOf | UnionOf | ArrayOf
 """How a value converts between JSON and Python."""
 
 SCALAR: Final = Scalar()
+"""The one `Scalar` the tables share."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +68,7 @@ class FieldInfo:
     conversion: Conversion
     required: bool = False
     nullable: bool = False
-    """The schema admits \`null\`, so \`None\` alone cannot tell \`null\` from an absent member."""
+    """The schema admits `null`, so `None` alone cannot tell `null` from an absent member."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +90,11 @@ class VariantInfo:
 
 @dataclass(frozen=True, slots=True)
 class UnionInfo:
-    """A discriminated union: the first known variant whose tag and \`select\` members match wins."""
+    """A discriminated union: the first known variant whose tag and `select` members match wins."""
 
     discriminator: str
     variants: tuple[VariantInfo, ...]
     unknown: str | None
     """The variant for any other tag (open unions), or None when the union is closed."""
     alias: object
-    """The union's type alias in models.py."""`;
+    """The union's type alias in models.py."""
