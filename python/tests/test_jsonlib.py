@@ -280,3 +280,14 @@ def test_both_backends_accept_and_reject_the_same_texts(
     cut = position % (len(text) + 1)
     damaged = text[:cut] + insertion + text[cut:]
     assert outcome("orjson", damaged) == outcome("json", damaged)
+
+
+def test_the_large_line_parser_is_as_strict_as_loads() -> None:
+    big = '{"data":"' + "A" * (jsonlib.LARGE_LINE_CHARS + 8) + '","n":1}'
+    parse = jsonlib.large_line_parser()
+    assert parse(big) == jsonlib.loads(big)
+    for bad in (big.replace('"n":1', '"n":NaN'), big + " x", big.replace("AAAA", "A\u0001A", 1)):
+        with pytest.raises(ValueError):
+            parse(bad)
+        with pytest.raises(ValueError):
+            jsonlib.loads(bad)

@@ -219,6 +219,17 @@ def line_parsers() -> tuple[Callable[[str], Any], Callable[[str], Any] | None]:
     return _line_parsers
 
 
+LARGE_LINE_CHARS: Final = 1 << 20
+"""Lines this long parse faster with the standard library than with orjson (8 MiB of JSON with a
+long base64 string: 5.1 ms against 7.0 ms), so `large_line_parser` serves them on either backend."""
+
+
+def large_line_parser() -> Callable[[str], Any]:
+    """The strict parser for lines of `LARGE_LINE_CHARS` or more; accepts exactly what `loads`
+    accepts."""
+    return _loads_json
+
+
 def available_backends() -> tuple[JsonBackend, ...]:
     """The backends this interpreter can use: `json` always, `orjson` when it is installed."""
     return ("orjson", "json") if _orjson is not None else ("json",)

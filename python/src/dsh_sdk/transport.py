@@ -220,6 +220,7 @@ class JsonRpcLineTransport:
     def _receive(self, entries: list[LineEntry]) -> None:
         """Handles the lines of one chunk. Kept lean: this is the per-line path."""
         parse, reparse = jsonlib.line_parsers()
+        parse_large, large = jsonlib.large_line_parser(), jsonlib.LARGE_LINE_CHARS
         classify = classify_message
         handlers = self._notification_handlers
         number = self._lines.line_count - len(entries)
@@ -232,7 +233,7 @@ class JsonRpcLineTransport:
             if not entry:
                 continue
             try:
-                message = parse(entry)
+                message = parse(entry) if len(entry) < large else parse_large(entry)
             except ValueError as error:
                 message = error if reparse is None else _parse_or_error(reparse, entry)
                 if isinstance(message, ValueError):
