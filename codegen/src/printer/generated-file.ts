@@ -58,8 +58,9 @@ export class GeneratedFile {
     this.lines.push(text);
   }
 
-  blank(): void {
-    this.lines.push('');
+  /** Adds `count` blank lines. */
+  blank(count = 1): void {
+    for (let i = 0; i < count; i++) this.lines.push('');
   }
 
   /** A string literal in the file's language. */
@@ -78,10 +79,12 @@ export class GeneratedFile {
 
   finish(): OutputFile {
     const header = commentedHeader(this.emitter, this.language);
-    const body = this.lines
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd();
+    const joined = this.lines.join('\n');
+    if (this.language === 'py') {
+      // PEP 8 (and `ruff format`) keep two blank lines between top-level definitions: no collapsing.
+      return { path: this.path, language: 'py', content: `${header}\n${joined.trim()}\n` };
+    }
+    const body = joined.replace(/\n{3,}/g, '\n\n').trimEnd();
     return { path: this.path, language: this.language, content: `${header}\n\n${body}\n` };
   }
 }
