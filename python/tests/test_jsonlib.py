@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dsh_sdk import jsonlib
+from transport_support import as_javascript_sees
 
 
 @pytest.fixture(params=jsonlib.available_backends())
@@ -205,19 +206,6 @@ json_values = st.recursive(
     ),
     max_leaves=20,
 )
-
-
-def as_javascript_sees(value: Any) -> Any:
-    """`value` with each surrogate pair in its strings joined into one character: JavaScript
-    strings are UTF-16, so "\\ud800\\udc00" made by hand is "\\U00010000" there, and that is
-    what the writer sends."""
-    if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
-    if isinstance(value, list):
-        return [as_javascript_sees(item) for item in value]
-    if isinstance(value, dict):
-        return {as_javascript_sees(key): as_javascript_sees(item) for key, item in value.items()}
-    return value
 
 
 def with_backend(name: str, function: Any, *args: Any) -> Any:

@@ -132,3 +132,16 @@ async def capturing_loop_errors() -> AsyncIterator[list[dict[str, Any]]]:
         await settle()
     finally:
         loop.set_exception_handler(previous)
+
+
+def as_javascript_sees(value: Any) -> Any:
+    """`value` with each surrogate pair in its strings joined into one character: JavaScript
+    strings are UTF-16, so "\\ud800\\udc00" made by hand is "\\U00010000" there, and that is
+    what the writer sends."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+    if isinstance(value, list):
+        return [as_javascript_sees(item) for item in value]
+    if isinstance(value, dict):
+        return {as_javascript_sees(key): as_javascript_sees(item) for key, item in value.items()}
+    return value

@@ -6,6 +6,7 @@ import {
   dataOf,
   describeFrames,
   killChildren,
+  turnFrames,
 } from './helpers/runtime-connection.js';
 
 afterEach(killChildren);
@@ -13,20 +14,7 @@ afterEach(killChildren);
 /** Paced chunks make turns long enough to overlap. */
 const PACED = { DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '15' };
 
-const TURN_FRAMES = [
-  'session.status running',
-  'session.event agent/inbox/spliced',
-  'session.event turn/start',
-  'session.event user/message',
-  'session.event step/start',
-  'session.event assistant/chunk',
-  'session.event assistant/chunk',
-  'session.event assistant/chunk',
-  'session.event assistant/message',
-  'session.event step/end',
-  'session.event turn/end',
-  'session.status idle',
-];
+const TURN_FRAMES = turnFrames(3);
 
 describe('concurrency', () => {
   test('runs two sessions at the same time, each in order', async () => {

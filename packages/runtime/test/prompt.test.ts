@@ -7,6 +7,7 @@ import {
   dataOf,
   describeFrames,
   killChildren,
+  turnFrames,
 } from './helpers/runtime-connection.js';
 
 afterEach(killChildren);
@@ -30,20 +31,7 @@ describe('a prompt', () => {
     // The response came first: nothing of the turn had arrived when it resolved.
     expect(messageId).toBe('s1/m1');
     await runtime.idle('s1');
-    expect(describeFrames(runtime.notifications, 's1')).toEqual([
-      'session.status running',
-      'session.event agent/inbox/spliced',
-      'session.event turn/start',
-      'session.event user/message',
-      'session.event step/start',
-      'session.event assistant/chunk',
-      'session.event assistant/chunk',
-      'session.event assistant/chunk',
-      'session.event assistant/message',
-      'session.event step/end',
-      'session.event turn/end',
-      'session.status idle',
-    ]);
+    expect(describeFrames(runtime.notifications, 's1')).toEqual(turnFrames(3));
     const events = runtime.eventsOf('s1');
     for (const event of events) {
       expect(event.time).toBeGreaterThanOrEqual(before);

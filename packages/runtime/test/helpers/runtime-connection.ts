@@ -160,3 +160,19 @@ export function describeFrames(notifications: readonly Recorded[], sessionId: st
 export function dataOf(event: SessionEvent | undefined): Record<string, unknown> {
   return (event?.data ?? {}) as Record<string, unknown>;
 }
+
+/** The frames of one echo turn, as `describeFrames` spells them (docs/reference-runtime.md, "A prompt"). */
+export function turnFrames(chunks: number): string[] {
+  return [
+    'session.status running',
+    'session.event agent/inbox/spliced',
+    'session.event turn/start',
+    'session.event user/message',
+    'session.event step/start',
+    ...Array.from({ length: chunks }, () => 'session.event assistant/chunk'),
+    'session.event assistant/message',
+    'session.event step/end',
+    'session.event turn/end',
+    'session.status idle',
+  ];
+}
