@@ -21,11 +21,12 @@ REF = "#/definitions/"
 
 # ---- strategies built from the schema bundle ------------------------------------------------
 
+# Open content holds any JSON value whose numbers are within the protocol's range (±(2^53 - 1)).
 JSON_VALUES: st.SearchStrategy[object] = st.recursive(
     st.none()
     | st.booleans()
-    | st.integers(-(2**60), 2**60)
-    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(min_value=-(2**53) + 1, max_value=2**53 - 1)
     | st.text(max_size=8),
     lambda inner: (
         st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)

@@ -65,7 +65,9 @@ def test_union_aliases_hold_exactly_the_table_variants(name: str) -> None:
 
 
 def test_every_definition_has_a_conversion_and_unions_are_open_where_the_idl_says() -> None:
-    assert set(wire_names.TYPES) == set(DEFINITIONS)
+    # OpenValue is the number rule's schema for open content (codegen/src/schema/number-rule.ts),
+    # which validators read; it is no type of its own.
+    assert set(wire_names.TYPES) == set(DEFINITIONS) - {"OpenValue"}
     assert wire_names.UNIONS["SessionEvent"].unknown == "UnknownSessionEvent"
     assert wire_names.UNIONS["ContentBlock"].unknown == "UnknownContentBlock"
 

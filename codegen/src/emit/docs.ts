@@ -3,6 +3,7 @@ import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js'
 import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { META_CONSTANTS, metaValue } from './meta-constants.js';
 
 export const docsEmitter: Emitter = {
   name: 'docs',
@@ -12,6 +13,7 @@ export const docsEmitter: Emitter = {
     f.blank();
     f.raw(model.meta.description);
     f.blank();
+    emitLimits(f, model);
     emitMethodTable(f, model);
     emitSequence(f, model);
     emitMethods(f, model);
@@ -25,6 +27,18 @@ export const docsEmitter: Emitter = {
 
 const anchor = (name: string) => `[\`${name}\`](#${name.toLowerCase()})`;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function emitLimits(f: GeneratedFile, model: Model): void {
+  f.print`## Limits`;
+  f.blank();
+  f.print`| limit | value | constant | meaning |`;
+  f.print`|---|---|---|---|`;
+  for (const constant of META_CONSTANTS) {
+    const value = metaValue(model.meta, constant);
+    f.print`| \`${constant.key}\` | ${value} | \`${constant.name}\` | ${cell(constant.doc)} |`;
+  }
+  f.blank();
+}
 
 function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.print`## Methods`;

@@ -5,6 +5,7 @@ import { constantCase } from '../idl/names.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
+import { META_CONSTANTS, metaValue } from './meta-constants.js';
 import { PyFile } from './py-file.js';
 import { pyDocstring, pyStr, pyTuple } from './py-literals.js';
 import { emitWireNames } from './py-wire-names.js';
@@ -57,8 +58,10 @@ export function emitConstants(model: Model) {
 function emitProtocolConstants(f: PyFile, model: Model): void {
   f.print`PROTOCOL_VERSION: Final = ${pyStr(model.meta.version)}`;
   f.raw(pyDocstring(`The version of ${model.meta.title} these bindings were generated from.`));
-  f.print`DEFAULT_MAX_FRAME_BYTES: Final = ${model.meta.defaultMaxFrameBytes}`;
-  f.raw(pyDocstring('Default frame size limit in bytes, counted without the `\\n`.'));
+  for (const constant of META_CONSTANTS) {
+    f.print`${constant.name}: Final = ${metaValue(model.meta, constant)}`;
+    f.raw(pyDocstring(constant.doc));
+  }
   for (const type of model.types) {
     if (!type.constantName) continue;
     f.print`${constantCase(type.constantName)}: Final = ${pyStr(String(type.schema['const']))}`;

@@ -2,6 +2,9 @@
 // with `allErrors: true`: every keyword is checked, type-specific keywords only for values of their
 // type, `if` only selects (its own errors are never reported), `anyOf` reports every branch when
 // none passes. Messages are ajv's, except a `false` schema, which says what violations.ts says.
+// Order is ajv's too (its rule groups, lib/compile/rules.ts, in vocabulary order): `type` first when
+// no keyword of that one type needs a type test anyway, then `$ref`, `const`, `enum`, `not`, `anyOf`,
+// `allOf`, `if`, then each type's keywords under one test of the type, in GROUPS order.
 // What does not depend on the schema is called from python/src/dsh_sdk/validation_runtime.py.
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
@@ -35,6 +38,13 @@ interface Scope {
 }
 
 const ABSENT_MESSAGE = 'must not be present';
+
+type Group = (typeof GROUPS)[number];
+
+function typeList(node: SchemaNode): string[] {
+  const raw = node['type'];
+  return raw === undefined ? [] : Array.isArray(raw) ? (raw as string[]) : [String(raw)];
+}
 
 export class PyValidatorCompiler {
   readonly parts = new ModuleParts();
@@ -81,22 +91,31 @@ export class PyValidatorCompiler {
         `py-validators: unsupported keyword "${key}" at ${s.at}; teach it to py-validator-compiler.ts`,
       );
     }
-    return [...this.applicators(schema, s), ...this.values(schema, s), ...this.typed(schema, s)];
+    const types = typeList(schema);
+    const used = GROUPS.filter((g) => g.keywords.some((k) => k in schema));
+    // ajv tests the type in the group of its one type when that group is used, otherwise first.
+    const single = types.length === 1 ? used.find((g) => g.type === types[0]) : undefined;
+    return [
+      ...(types.length > 0 && !single ? this.typeGuard(types, s) : []),
+      ...this.untyped(schema, s),
+      ...this.typed(schema, used, single, s),
+    ];
   }
 
-  /** Keywords that apply subschemas to the same value: $ref, allOf, anyOf, not, if/then/else. */
-  private applicators(node: SchemaNode, s: Scope): string[] {
+  /** Keywords of every type, in ajv's order: $ref, const, enum, not, anyOf, allOf, if/then/else. */
+  private untyped(node: SchemaNode, s: Scope): string[] {
     const lines: string[] = [];
     if (typeof node['$ref'] === 'string')
       lines.push(...this.call(this.refCheck(node['$ref'], s.at), s));
-    const allOf = (node['allOf'] ?? []) as unknown[];
-    allOf.forEach((sub, i) => lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` })));
-    if (Array.isArray(node['anyOf'])) lines.push(...this.anyOf(node['anyOf'], s));
+    lines.push(...this.values(node, s));
     if ('not' in node) {
       const check = this.hoist(node['not'], `${s.at}/not`);
       const passes = this.parts.use('passes');
       lines.push(...this.guard(`${passes}(${check}, ${s.value})`, 'must NOT be valid', s));
     }
+    if (Array.isArray(node['anyOf'])) lines.push(...this.anyOf(node['anyOf'], s));
+    const allOf = (node['allOf'] ?? []) as unknown[];
+    allOf.forEach((sub, i) => lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` })));
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
     return lines;
   }
@@ -116,33 +135,33 @@ export class PyValidatorCompiler {
     return lines;
   }
 
-  /** `type`, and the keywords of each JSON type under one test of that type. */
-  private typed(node: SchemaNode, s: Scope): string[] {
-    const raw = node['type'];
-    const types = raw === undefined ? [] : Array.isArray(raw) ? (raw as string[]) : [String(raw)];
+  /** The keywords of each used JSON type under one test of that type; `single` also reports `type`. */
+  private typed(
+    node: SchemaNode,
+    used: typeof GROUPS,
+    single: Group | undefined,
+    s: Scope,
+  ): string[] {
     const inner = { ...s, indent: `${s.indent}    ` };
-    const groups = GROUPS.map(({ type, keywords }) => ({
-      type,
-      body: keywords.flatMap((k) => (k in node ? this.keyword(k, node, inner) : [])),
-    })).filter((g) => g.body.length > 0);
-    const single = types.length === 1 ? groups.find((g) => g.type === types[0]) : undefined;
     const lines: string[] = [];
-    for (const group of groups) {
-      lines.push(`${s.indent}if ${this.typeTest(group.type, s)}:`, ...group.body);
+    for (const group of used) {
+      const body = group.keywords.flatMap((k) => (k in node ? this.keyword(k, node, inner) : []));
+      if (body.length === 0) {
+        if (group === single) lines.push(...this.typeGuard([group.type], s));
+        continue;
+      }
+      lines.push(`${s.indent}if ${this.typeTest(group.type, s)}:`, ...body);
       if (group === single)
         lines.push(`${s.indent}else:`, this.fail(inner, `must be ${group.type}`));
     }
-    if (types.length > 0 && !single) {
-      const test = types.map((t) => this.typeTest(t, s)).join(' or ');
-      lines.push(
-        ...this.guard(
-          types.length > 1 ? `not (${test})` : `not ${test}`,
-          `must be ${types.join(',')}`,
-          s,
-        ),
-      );
-    }
     return lines;
+  }
+
+  /** ajv's `type` error: `must be string`, `must be string,number`. */
+  private typeGuard(types: readonly string[], s: Scope): string[] {
+    const test = types.map((t) => this.typeTest(t, s)).join(' or ');
+    const negated = types.length > 1 ? `not (${test})` : `not ${test}`;
+    return this.guard(negated, `must be ${types.join(',')}`, s);
   }
 
   private keyword(key: string, node: SchemaNode, s: Scope): string[] {
@@ -196,10 +215,7 @@ export class PyValidatorCompiler {
       case 'properties':
         return this.properties(limit as Record<string, unknown>, s);
       case 'additionalProperties':
-        if (limit === true) return [];
-        throw new Error(
-          `py-validators: additionalProperties other than true at ${s.at} is not supported`,
-        );
+        return this.additionalProperties(limit, node, s);
       default:
         throw new Error(`py-validators: no rule for ${key}`);
     }
@@ -227,6 +243,35 @@ export class PyValidatorCompiler {
       );
     }
     return lines;
+  }
+
+  /**
+   * Members `properties` does not name, checked against the schema in the order ajv's `for…in`
+   * meets them (array-index names first); the set test keeps objects without such members cheap.
+   */
+  private additionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
+    if (schema === true) return [];
+    const names = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
+    const check = this.hoist(schema, `${s.at}/additionalProperties`);
+    const key = this.fresh('k');
+    const pointer = this.fresh('q');
+    const known = this.parts.keySet(names);
+    const inner = `${s.indent}    `;
+    const loop = [
+      `${s.indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
+      `${inner}${pointer} = ${this.parts.use('member_pointer')}(${pointerExpr(s.pointer)}, ${key})`,
+      ...this.call(check, {
+        ...s,
+        value: `${s.value}[${key}]`,
+        pointer: [{ text: pointer, isVar: true }],
+        indent: inner,
+      }),
+    ];
+    if (names.length === 0) return loop;
+    return [
+      `${s.indent}if not ${known}.issuperset(${s.value}):`,
+      ...loop.map((line) => `    ${line}`),
+    ];
   }
 
   private items(items: unknown, s: Scope): string[] {

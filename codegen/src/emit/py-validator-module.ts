@@ -33,7 +33,7 @@ export const GROUPS: readonly { type: string; keywords: readonly string[] }[] = 
   { type: 'number', keywords: ['maximum', 'minimum'] },
   { type: 'string', keywords: ['minLength', 'pattern', 'contentEncoding'] },
   { type: 'array', keywords: ['minItems', 'items'] },
-  { type: 'object', keywords: ['required', 'properties', 'additionalProperties'] },
+  { type: 'object', keywords: ['required', 'additionalProperties', 'properties'] },
 ];
 
 /** Where a value sits: a pointer variable, then static segments and index variables. */
@@ -88,8 +88,10 @@ export type RuntimeName =
   | 'is_integer'
   | 'is_number'
   | 'json_in'
+  | 'member_pointer'
   | 'passes'
   | 'run'
+  | 'unknown_members'
   | 'utf16_length';
 
 /** Module-level constants and helper functions, shared when identical, and what the module imports. */
@@ -132,6 +134,11 @@ export class ModuleParts {
     }
     const values = this.constant('_VALUES', pyTupleExpr(allowed.map(pyLiteral)));
     return `not ${this.use('json_in')}(${value}, ${values})`;
+  }
+
+  /** A frozenset constant of member names (shared with identical `enum` sets). */
+  keySet(names: readonly string[]): string {
+    return this.constant('_STRINGS', pyCallExpr('frozenset', [pyTupleExpr(names.map(pyStr))]));
   }
 
   /** A compiled pattern constant, ECMAScript meaning kept. */

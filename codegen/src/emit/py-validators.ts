@@ -2,6 +2,8 @@
 // ahead of time (no schema is read at run time), reporting the same pointers as the ajv validators.
 // The helpers the checks call are hand-written, in python/src/dsh_sdk/validation_runtime.py.
 import type { Model } from '../idl/model.js';
+import { REF_PREFIX } from '../idl/model.js';
+import { OPEN_VALUE } from '../schema/number-rule.js';
 import { snakeCase } from '../idl/names.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { buildValidationBundle } from '../schema/validation.js';
@@ -13,7 +15,7 @@ import { PyValidatorCompiler } from './py-validator-compiler.js';
 import type { ModuleParts } from './py-validator-module.js';
 import type { ValidatorSpec } from './validator-names.js';
 import {
-  NO_PARAMS_SCHEMA,
+  noParamsSchema,
   paramsValidator,
   resultValidator,
   validatorSpecs,
@@ -41,7 +43,11 @@ export function emitValidators(
   const checks = Object.entries(validation.definitions).map(([name, schema]) =>
     compiler.checkFunction(PyValidatorCompiler.checkName(name), schema, `#/definitions/${name}`),
   );
-  const noParams = compiler.checkFunction('_check_no_params', NO_PARAMS_SCHEMA, '#/no-params');
+  const noParams = compiler.checkFunction(
+    '_check_no_params',
+    noParamsSchema(REF_PREFIX + OPEN_VALUE),
+    '#/no-params',
+  );
   const frame = compiler.checkFunction('_check_protocol_frame', { anyOf: validation.anyOf }, '#');
   // The public validators call `run`; the method tables hold `Validator`s.
   compiler.parts.use('run');

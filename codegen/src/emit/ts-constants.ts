@@ -3,6 +3,7 @@ import type { Model } from '../idl/model.js';
 import { constantCase, pascalCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { META_CONSTANTS, metaValue } from './meta-constants.js';
 import { TS_GEN_DIR } from './emitter.js';
 
 export const tsConstantsEmitter: Emitter = {
@@ -19,8 +20,10 @@ export const tsConstantsEmitter: Emitter = {
 function emitProtocolConstants(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc(`The version of ${model.meta.title} these bindings were generated from.`));
   f.print`export const PROTOCOL_VERSION = ${f.string(model.meta.version)};`;
-  f.raw(f.jsdoc('Default frame size limit in bytes, counted without the `\\n`.'));
-  f.print`export const DEFAULT_MAX_FRAME_BYTES = ${model.meta.defaultMaxFrameBytes};`;
+  for (const constant of META_CONSTANTS) {
+    f.raw(f.jsdoc(constant.doc));
+    f.print`export const ${constant.name} = ${metaValue(model.meta, constant)};`;
+  }
   for (const type of model.types) {
     if (!type.constantName) continue;
     f.raw(f.jsdoc(type.description));

@@ -6,7 +6,8 @@ import { GeneratedFile } from '../printer/generated-file.js';
 import { buildValidationBundle, VALIDATION_BUNDLE_ID } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
-import { NO_PARAMS_SCHEMA, validatorSpecs } from './validator-names.js';
+import { OPEN_VALUE } from '../schema/number-rule.js';
+import { noParamsSchema, validatorSpecs } from './validator-names.js';
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -47,7 +48,10 @@ export const tsValidatorsEmitter: Emitter = {
     });
     assertContentEncoding(ajv);
     ajv.addSchema(validation);
-    ajv.addSchema({ $id: `${VALIDATION_BUNDLE_ID}/no-params`, ...NO_PARAMS_SCHEMA });
+    ajv.addSchema({
+      $id: `${VALIDATION_BUNDLE_ID}/no-params`,
+      ...noParamsSchema(`${VALIDATION_BUNDLE_ID}${REF_PREFIX}${OPEN_VALUE}`),
+    });
     const refs: Record<string, string> = {};
     for (const spec of specs) {
       refs[spec.name] = spec.typeName

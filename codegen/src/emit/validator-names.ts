@@ -1,5 +1,5 @@
 // Which validators exist and what they are called; shared by the TypeScript and Python emitters.
-import type { Method, Model } from '../idl/model.js';
+import type { Method, Model, SchemaNode } from '../idl/model.js';
 import { pascalCase } from '../idl/names.js';
 
 export interface ValidatorSpec {
@@ -39,4 +39,10 @@ export function validatorSpecs(model: Model): ValidatorSpec[] {
   return [...specs.values()];
 }
 
-export const NO_PARAMS_SCHEMA = { type: ['object', 'null'] } as const;
+/**
+ * The params of a method without params: an object or null. Its members are open content, held to
+ * the number rule; `openValueRef` is how the validator's schema refers to `OpenValue`.
+ */
+export function noParamsSchema(openValueRef: string): SchemaNode {
+  return { type: ['object', 'null'], additionalProperties: { $ref: openValueRef } };
+}

@@ -92,6 +92,10 @@ export interface Meta {
   readonly version: string;
   readonly description: string;
   readonly defaultMaxFrameBytes: number;
+  /** The deepest a line may nest, the frame object counting as level 1. */
+  readonly maxNestingDepth: number;
+  /** The largest magnitude of any number a payload carries (2^53−1). */
+  readonly maxSafeInteger: number;
 }
 
 /** The whole protocol. Order everywhere follows the IDL. */

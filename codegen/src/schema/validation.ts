@@ -6,6 +6,7 @@
 import type { Model, SchemaNode, TypeDef, UnionVariant } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { SchemaBundle } from './bundle.js';
+import { withNumberRule } from './number-rule.js';
 
 export const VALIDATION_BUNDLE_ID = 'https://dsh-sdk.dev/protocol.validation.schema.json';
 
@@ -14,7 +15,7 @@ const ANNOTATIONS = new Set(['title', 'description', 'examples', 'tsType', '$com
 
 export function buildValidationBundle(bundle: SchemaBundle, model: Model): SchemaBundle {
   const definitions: Record<string, SchemaNode> = {};
-  for (const [name, schema] of Object.entries(bundle.definitions)) {
+  for (const [name, schema] of Object.entries(withNumberRule(bundle, model).definitions)) {
     const type = model.types.find((t) => t.name === name);
     definitions[name] = type?.union ? dispatchSchema(type, model) : stripAnnotations(schema);
   }

@@ -26,8 +26,10 @@ __all__ = [
     "is_number",
     "json_equal",
     "json_in",
+    "member_pointer",
     "passes",
     "run",
+    "unknown_members",
     "utf16_length",
 ]
 
@@ -62,6 +64,31 @@ def utf16_length(s: str) -> int:
     """The length of `s` in UTF-16 code units, as ajv measures `minLength` (a character outside the
     BMP counts twice), so both languages accept the same strings."""
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def unknown_members(v: dict[str, Any], known: frozenset[str]) -> list[str]:
+    """The names in `v` that `known` lacks, in the order ajv's `for…in` visits them: names that are
+    array indices ("0", "17", below 2^32 - 1) first, ascending, then the others in wire order (a
+    JavaScript object from `JSON.parse` keeps that order), so violations come in the same order."""
+    names = [name for name in v if name not in known]
+    if len(names) > 1 and any(_is_array_index(name) for name in names):
+        indices = sorted((name for name in names if _is_array_index(name)), key=int)
+        names = indices + [name for name in names if not _is_array_index(name)]
+    return names
+
+
+def _is_array_index(name: str) -> bool:
+    return (
+        name.isascii()
+        and name.isdigit()
+        and (name == "0" or name[0] != "0")
+        and int(name) < 4294967295
+    )
+
+
+def member_pointer(p: str, name: str) -> str:
+    """The JSON pointer of member `name` below `p` (RFC 6901: `~` is `~0`, `/` is `~1`)."""
+    return f"{p}/{name.replace('~', '~0').replace('/', '~1')}"
 
 
 def passes(check: Check, v: object) -> bool:

@@ -5,6 +5,10 @@
 export const PROTOCOL_VERSION = '0.1.0';
 /** Default frame size limit in bytes, counted without the `\n`. */
 export const DEFAULT_MAX_FRAME_BYTES = 67108864;
+/** The deepest a line may nest, the frame object counting as level 1; a deeper line is `nesting-too-deep`. */
+export const MAX_NESTING_DEPTH = 64;
+/** The largest magnitude of any number a payload carries (2^53−1): beyond it JavaScript and Python read numbers differently. */
+export const MAX_SAFE_INTEGER = 9007199254740991;
 /** The wire-stable name every runtime reports in `serverInfo.name`. */
 export const SERVER_NAME = 'deepseek-harness-sdk-runtime';
 
@@ -12,13 +16,13 @@ export const SERVER_NAME = 'deepseek-harness-sdk-runtime';
 export const ErrorCode = {
   /** Reserved by JSON-RPC. Never sent by this protocol: a line that is not JSON is ignored and reported to the transport's observer instead of being answered. */
   ParseError: -32700,
-  /** The request is not acceptable in the current state: a second `initialize` after a successful one, or any request after `shutdown` has been answered. */
+  /** The request is not acceptable: a second `initialize` after a successful one, any request after `shutdown` has been answered, or a request nested deeper than `maxNestingDepth` (answered by the transport before any handler runs, with a message naming the limit). */
   InvalidRequest: -32600,
   /** No handler is registered for the request's method. */
   MethodNotFound: -32601,
   /** The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation. */
   InvalidParams: -32602,
-  /** A handler threw or rejected; the error's message is the response's `message`. */
+  /** A handler threw or rejected, or returned a result that cannot be sent (JSON cannot hold it, or it is nested deeper than `maxNestingDepth`); the error's message is the response's `message`. The transport stays open. */
   InternalError: -32603,
   /** A `session/prompt` arrived before a successful `initialize` (the code LSP uses for the same condition). */
   NotInitialized: -32002,
@@ -46,9 +50,9 @@ export type DiagnosticReason =
   | 'not-an-object'
   /** The line is a JSON array: batches are not part of this protocol. Ignored. */
   | 'batch-unsupported'
-  /** The message's `id` is `null`, a boolean, an object or an array. Ignored, never answered. */
+  /** The message's `id` is `null`, a boolean, an object, an array, or a number outside ±`maxSafeInteger` (which could not be echoed exactly). Ignored, never answered. */
   | 'invalid-id'
-  /** The object is not a JSON-RPC message: no `id` and no `method`, a `method` that is not a string, a response with neither or both of `result` and `error`, an `error` without an integer `code` and a string `message`, or a `jsonrpc` member other than `"2.0"`. Ignored. */
+  /** The object is not a JSON-RPC message: no `id` and no `method`, a `method` that is not a string, a response with neither or both of `result` and `error`, an `error` without a safe-integer `code` and a string `message`, or a `jsonrpc` member other than `"2.0"`. Ignored. */
   | 'invalid-message'
   /** The input ended in the middle of a line (no final `\n`). The partial line is dropped. */
   | 'truncated-frame'
@@ -59,7 +63,9 @@ export type DiagnosticReason =
   /** A notification whose params break the method's schema. Dropped; `violations` lists why. */
   | 'invalid-notification-params'
   /** A notification handler threw. The stream goes on. */
-  | 'notification-handler-failed';
+  | 'notification-handler-failed'
+  /** The line is nested deeper than `maxNestingDepth` levels (the frame object is level 1; brackets inside strings do not count). Checked before the line is parsed, so it comes before `invalid-json`. Ignored; when its top-level members read as a request with a valid `id`, it is answered `-32600` naming the limit. */
+  | 'nesting-too-deep';
 
 /** Every diagnostic reason, in IDL order. */
 export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [
@@ -74,4 +80,5 @@ export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [
   'unknown-response-id',
   'invalid-notification-params',
   'notification-handler-failed',
+  'nesting-too-deep',
 ];

@@ -3,8 +3,8 @@
 
 /* eslint-disable */
 'use strict';
-export const validateInitializeParams = validate230;
-const schema12 = {
+export const validateInitializeParams = validate288;
+const schema13 = {
   type: 'object',
   required: ['cwd', 'provider', 'model'],
   properties: {
@@ -14,9 +14,92 @@ const schema12 = {
     reasoningEffort: { type: 'string', minLength: 1 },
     maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
+const schema8 = {
+  minimum: -9007199254740991,
+  maximum: 9007199254740991,
+  items: { $ref: '#/definitions/OpenValue' },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const wrapper0 = { validate: validate23 };
 
-function validate230(
+function validate23(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data < -9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: -9007199254740991 },
+        message: 'must be >= -9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (
+        !wrapper0.validate(data[i0], {
+          instancePath: instancePath + '/' + i0,
+          parentData: data,
+          parentDataProperty: i0,
+          rootData,
+        })
+      ) {
+        vErrors =
+          vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+        errors = vErrors.length;
+      }
+    }
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !wrapper0.validate(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors =
+          vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+        errors = vErrors.length;
+      }
+    }
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+
+function validate288(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -67,6 +150,27 @@ function validate230(
         vErrors.push(err2);
       }
       errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'cwd' ||
+        key0 === 'provider' ||
+        key0 === 'model' ||
+        key0 === 'reasoningEffort' ||
+        key0 === 'maxTokens'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
     }
     if (data.cwd !== undefined) {
       if (typeof data.cwd !== 'string') {
@@ -120,9 +224,9 @@ function validate230(
       }
     }
     if (data.reasoningEffort !== undefined) {
-      let data3 = data.reasoningEffort;
-      if (typeof data3 === 'string') {
-        if (data3.length < 1) {
+      let data4 = data.reasoningEffort;
+      if (typeof data4 === 'string') {
+        if (data4.length < 1) {
           const err6 = {
             instancePath: instancePath + '/reasoningEffort',
             schemaPath: '#/properties/reasoningEffort/minLength',
@@ -154,8 +258,8 @@ function validate230(
       }
     }
     if (data.maxTokens !== undefined) {
-      let data4 = data.maxTokens;
-      if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4))) {
+      let data5 = data.maxTokens;
+      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5))) {
         const err8 = {
           instancePath: instancePath + '/maxTokens',
           schemaPath: '#/properties/maxTokens/type',
@@ -170,8 +274,8 @@ function validate230(
         }
         errors++;
       }
-      if (typeof data4 == 'number') {
-        if (data4 > 9007199254740991 || isNaN(data4)) {
+      if (typeof data5 == 'number') {
+        if (data5 > 9007199254740991 || isNaN(data5)) {
           const err9 = {
             instancePath: instancePath + '/maxTokens',
             schemaPath: '#/properties/maxTokens/maximum',
@@ -186,7 +290,7 @@ function validate230(
           }
           errors++;
         }
-        if (data4 < 1 || isNaN(data4)) {
+        if (data5 < 1 || isNaN(data5)) {
           const err10 = {
             instancePath: instancePath + '/maxTokens',
             schemaPath: '#/properties/maxTokens/minimum',
@@ -218,24 +322,26 @@ function validate230(
     }
     errors++;
   }
-  validate230.errors = vErrors;
+  validate288.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeResult = validate231;
-const schema14 = {
+export const validateInitializeResult = validate290;
+const schema15 = {
   type: 'object',
   required: ['serverInfo'],
   properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema15 = {
+const schema16 = {
   type: 'object',
   required: ['name', 'version'],
   properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema16 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
+const schema17 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
 
-function validate41(
+function validate50(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -271,11 +377,11 @@ function validate41(
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
 
-function validate40(
+function validate48(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -312,16 +418,31 @@ function validate40(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'name' || key0 === 'version')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.name !== undefined) {
       if (
-        !validate41(data.name, {
+        !validate50(data.name, {
           instancePath: instancePath + '/name',
           parentData: data,
           parentDataProperty: 'name',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
         errors = vErrors.length;
       }
     }
@@ -357,11 +478,11 @@ function validate40(
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
-function validate231(
+function validate290(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -383,16 +504,31 @@ function validate231(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'serverInfo')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.serverInfo !== undefined) {
       if (
-        !validate40(data.serverInfo, {
+        !validate48(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
@@ -411,12 +547,12 @@ function validate231(
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptParams = validate233;
-const schema18 = {
+export const validateSessionPromptParams = validate293;
+const schema19 = {
   type: 'object',
   required: ['sessionId', 'contentBlocks'],
   properties: {
@@ -427,10 +563,11 @@ const schema18 = {
       items: { $ref: '#/definitions/SdkPromptContentBlock' },
     },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema19 = { type: 'string', minLength: 1 };
+const schema20 = { type: 'string', minLength: 1 };
 
-function validate50(
+function validate61(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -467,11 +604,11 @@ function validate50(
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
 
-const schema20 = {
+const schema21 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -499,7 +636,7 @@ const schema20 = {
     },
   },
 };
-const schema21 = {
+const schema22 = {
   type: 'object',
   required: ['type', 'data', 'mimeType'],
   properties: {
@@ -508,10 +645,11 @@ const schema21 = {
     mimeType: { $ref: '#/definitions/ImageMimeType' },
     attachment: false,
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema22 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
+const schema23 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
 
-function validate54(
+function validate66(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -542,7 +680,7 @@ function validate54(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema22.enum },
+      params: { allowedValues: schema23.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -552,11 +690,11 @@ function validate54(
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
 
-function validate53(
+function validate64(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -608,9 +746,24 @@ function validate53(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'data' || key0 === 'mimeType' || key0 === 'attachment')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -625,7 +778,7 @@ function validate53(
         }
         errors++;
       }
-      if ('image' !== data0) {
+      if ('image' !== data1) {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -642,9 +795,9 @@ function validate53(
       }
     }
     if (data.data !== undefined) {
-      let data1 = data.data;
-      if (typeof data1 === 'string') {
-        if (Buffer.from(data1, 'base64').toString('base64') !== data1) {
+      let data2 = data.data;
+      if (typeof data2 === 'string') {
+        if (Buffer.from(data2, 'base64').toString('base64') !== data2) {
           const err5 = {
             instancePath: instancePath + '/data',
             schemaPath: '#/properties/data/contentEncoding',
@@ -677,14 +830,14 @@ function validate53(
     }
     if (data.mimeType !== undefined) {
       if (
-        !validate54(data.mimeType, {
+        !validate66(data.mimeType, {
           instancePath: instancePath + '/mimeType',
           parentData: data,
           parentDataProperty: 'mimeType',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
         errors = vErrors.length;
       }
     }
@@ -718,17 +871,18 @@ function validate53(
     }
     errors++;
   }
-  validate53.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
 
-const schema23 = {
+const schema24 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'text' }, text: { type: 'string' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate57(
+function validate69(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -765,9 +919,24 @@ function validate57(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'text')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err2 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -782,7 +951,7 @@ function validate57(
         }
         errors++;
       }
-      if ('text' !== data0) {
+      if ('text' !== data1) {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -830,17 +999,18 @@ function validate57(
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
-const schema24 = {
+const schema25 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'reasoning' }, text: { type: 'string' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate59(
+function validate72(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -877,9 +1047,24 @@ function validate59(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'text')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err2 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -894,7 +1079,7 @@ function validate59(
         }
         errors++;
       }
-      if ('reasoning' !== data0) {
+      if ('reasoning' !== data1) {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -942,11 +1127,11 @@ function validate59(
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
 
-const schema25 = {
+const schema26 = {
   type: 'object',
   required: ['type', 'attachment'],
   properties: {
@@ -954,14 +1139,16 @@ const schema25 = {
     attachment: { $ref: '#/definitions/ImageAttachment' },
     data: false,
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema26 = {
+const schema27 = {
   type: 'object',
   required: ['attachmentId', 'mediaType'],
   properties: { attachmentId: { type: 'string', minLength: 1 }, mediaType: { type: 'string' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate62(
+function validate77(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -998,10 +1185,25 @@ function validate62(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'attachmentId' || key0 === 'mediaType')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.attachmentId !== undefined) {
-      let data0 = data.attachmentId;
-      if (typeof data0 === 'string') {
-        if (data0.length < 1) {
+      let data1 = data.attachmentId;
+      if (typeof data1 === 'string') {
+        if (data1.length < 1) {
           const err2 = {
             instancePath: instancePath + '/attachmentId',
             schemaPath: '#/properties/attachmentId/minLength',
@@ -1064,11 +1266,11 @@ function validate62(
     }
     errors++;
   }
-  validate62.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
-function validate61(
+function validate75(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1105,9 +1307,24 @@ function validate61(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'attachment' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err2 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -1122,7 +1339,7 @@ function validate61(
         }
         errors++;
       }
-      if ('image' !== data0) {
+      if ('image' !== data1) {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -1140,14 +1357,14 @@ function validate61(
     }
     if (data.attachment !== undefined) {
       if (
-        !validate62(data.attachment, {
+        !validate77(data.attachment, {
           instancePath: instancePath + '/attachment',
           parentData: data,
           parentDataProperty: 'attachment',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+        vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
         errors = vErrors.length;
       }
     }
@@ -1181,11 +1398,11 @@ function validate61(
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema27 = {
+const schema28 = {
   type: 'object',
   required: ['type', 'id', 'name', 'arguments'],
   properties: {
@@ -1194,9 +1411,10 @@ const schema27 = {
     name: { type: 'string' },
     arguments: { type: 'string' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate65(
+function validate81(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1263,9 +1481,24 @@ function validate65(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'id' || key0 === 'name' || key0 === 'arguments')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -1280,7 +1513,7 @@ function validate65(
         }
         errors++;
       }
-      if ('tool-call' !== data0) {
+      if ('tool-call' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -1362,11 +1595,11 @@ function validate65(
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
-const schema28 = {
+const schema29 = {
   type: 'object',
   required: ['type', 'toolCallId', 'content'],
   properties: {
@@ -1375,8 +1608,9 @@ const schema28 = {
     content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
     isError: { type: 'boolean' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema29 = {
+const schema30 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -1400,7 +1634,7 @@ const schema29 = {
     },
   },
 };
-const schema30 = {
+const schema31 = {
   type: 'object',
   required: ['type'],
   properties: {
@@ -1409,9 +1643,10 @@ const schema30 = {
       not: { enum: ['text', 'reasoning', 'image', 'tool-call', 'tool-result'] },
     },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate73(
+function validate91(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1433,9 +1668,24 @@ function validate73(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err1 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -1450,14 +1700,14 @@ function validate73(
         }
         errors++;
       }
-      const _errs3 = errors;
-      const _errs4 = errors;
+      const _errs5 = errors;
+      const _errs6 = errors;
       if (!(
-        data0 === 'text' ||
-        data0 === 'reasoning' ||
-        data0 === 'image' ||
-        data0 === 'tool-call' ||
-        data0 === 'tool-result'
+        data1 === 'text' ||
+        data1 === 'reasoning' ||
+        data1 === 'image' ||
+        data1 === 'tool-call' ||
+        data1 === 'tool-result'
       )) {
         const err2 = {};
         if (vErrors === null) {
@@ -1467,8 +1717,8 @@ function validate73(
         }
         errors++;
       }
-      var valid1 = _errs4 === errors;
-      if (valid1) {
+      var valid2 = _errs6 === errors;
+      if (valid2) {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/not',
@@ -1483,10 +1733,10 @@ function validate73(
         }
         errors++;
       } else {
-        errors = _errs3;
+        errors = _errs5;
         if (vErrors !== null) {
-          if (_errs3) {
-            vErrors.length = _errs3;
+          if (_errs5) {
+            vErrors.length = _errs5;
           } else {
             vErrors = null;
           }
@@ -1508,13 +1758,13 @@ function validate73(
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
 
-const wrapper0 = { validate: validate67 };
+const wrapper2 = { validate: validate84 };
 
-function validate68(
+function validate86(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1559,8 +1809,8 @@ function validate68(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+    if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -1607,8 +1857,8 @@ function validate68(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+      if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -1655,8 +1905,8 @@ function validate68(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -1703,8 +1953,8 @@ function validate68(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+          if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -1752,12 +2002,12 @@ function validate68(
           if (_valid4) {
             const _errs24 = errors;
             if (
-              !wrapper0.validate(data, { instancePath, parentData, parentDataProperty, rootData })
+              !wrapper2.validate(data, { instancePath, parentData, parentDataProperty, rootData })
             ) {
               vErrors =
                 vErrors === null
-                  ? wrapper0.validate.errors
-                  : vErrors.concat(wrapper0.validate.errors);
+                  ? wrapper2.validate.errors
+                  : vErrors.concat(wrapper2.validate.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -1765,8 +2015,8 @@ function validate68(
             ifClause4 = 'then';
           } else {
             const _errs25 = errors;
-            if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            if (!validate91(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs25 === errors;
@@ -1912,11 +2162,11 @@ function validate68(
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-function validate67(
+function validate84(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1968,9 +2218,24 @@ function validate67(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'toolCallId' || key0 === 'content' || key0 === 'isError')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -1985,7 +2250,7 @@ function validate67(
         }
         errors++;
       }
-      if ('tool-result' !== data0) {
+      if ('tool-result' !== data1) {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -2019,19 +2284,19 @@ function validate67(
       }
     }
     if (data.content !== undefined) {
-      let data2 = data.content;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
+      let data3 = data.content;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate86(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
-              parentData: data2,
+              parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -2083,11 +2348,11 @@ function validate67(
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
 
-function validate52(
+function validate63(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2135,8 +2400,8 @@ function validate52(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+    if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -2183,8 +2448,8 @@ function validate52(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+      if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -2231,8 +2496,8 @@ function validate52(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+        if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -2279,8 +2544,8 @@ function validate52(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+          if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -2327,8 +2592,8 @@ function validate52(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -2375,8 +2640,8 @@ function validate52(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+              if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -2384,8 +2649,8 @@ function validate52(
               ifClause5 = 'then';
             } else {
               const _errs30 = errors;
-              if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+              if (!validate91(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs30 === errors;
@@ -2550,11 +2815,11 @@ function validate52(
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
 
-function validate233(
+function validate293(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2591,23 +2856,38 @@ function validate233(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'contentBlocks')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.contentBlocks !== undefined) {
-      let data1 = data.contentBlocks;
-      if (Array.isArray(data1)) {
-        if (data1.length < 1) {
+      let data2 = data.contentBlocks;
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
           const err2 = {
             instancePath: instancePath + '/contentBlocks',
             schemaPath: '#/properties/contentBlocks/minItems',
@@ -2622,17 +2902,17 @@ function validate233(
           }
           errors++;
         }
-        const len0 = data1.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate52(data1[i0], {
+            !validate63(data2[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
-              parentData: data1,
+              parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
             errors = vErrors.length;
           }
         }
@@ -2667,19 +2947,20 @@ function validate233(
     }
     errors++;
   }
-  validate233.errors = vErrors;
+  validate293.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptResult = validate236;
-const schema32 = {
+export const validateSessionPromptResult = validate297;
+const schema33 = {
   type: 'object',
   required: ['messageId'],
   properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema33 = { type: 'string', minLength: 1 };
+const schema34 = { type: 'string', minLength: 1 };
 
-function validate85(
+function validate106(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2716,11 +2997,11 @@ function validate85(
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
 
-function validate236(
+function validate297(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2742,16 +3023,31 @@ function validate236(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'messageId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.messageId !== undefined) {
       if (
-        !validate85(data.messageId, {
+        !validate106(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
@@ -2770,17 +3066,93 @@ function validate236(
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate297.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownParams = validate238;
-const schema82 = {
+export const validateShutdownParams = validate300;
+const schema83 = {
   $id: 'https://dsh-sdk.dev/protocol.validation.schema.json/no-params',
   type: ['object', 'null'],
+  additionalProperties: {
+    $ref: 'https://dsh-sdk.dev/protocol.validation.schema.json#/definitions/OpenValue',
+  },
 };
 
-function validate238(
+function validate301(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data < -9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: -9007199254740991 },
+        message: 'must be >= -9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (
+        !validate23(data[i0], {
+          instancePath: instancePath + '/' + i0,
+          parentData: data,
+          parentDataProperty: i0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !validate23(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+  }
+  validate301.errors = vErrors;
+  return errors === 0;
+}
+
+function validate300(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2792,7 +3164,7 @@ function validate238(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema82.type },
+      params: { type: schema83.type },
       message: 'must be object,null',
     };
     if (vErrors === null) {
@@ -2802,20 +3174,49 @@ function validate238(
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !validate301(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+        errors = vErrors.length;
+      }
+    }
+  }
+  validate300.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownResult = validate239;
-const schema36 = { type: 'object' };
+export const validateShutdownResult = validate305;
+const schema37 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate239(
+function validate305(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !validate23(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
     const err0 = {
       instancePath,
       schemaPath: '#/type',
@@ -2830,20 +3231,21 @@ function validate239(
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate305.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionEventNotification = validate240;
-const schema38 = {
+export const validateSessionEventNotification = validate307;
+const schema39 = {
   type: 'object',
   required: ['sessionId', 'event'],
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
     event: { $ref: '#/definitions/SessionEvent' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema39 = {
+const schema40 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -2887,7 +3289,7 @@ const schema39 = {
     },
   },
 };
-const schema40 = {
+const schema41 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -2896,10 +3298,11 @@ const schema40 = {
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
     data: { $ref: '#/definitions/InboxSplice' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema41 = { type: 'integer', minimum: 0 };
+const schema42 = { type: 'integer', minimum: 0, maximum: 9007199254740991 };
 
-function validate105(
+function validate133(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2921,13 +3324,13 @@ function validate105(
     errors++;
   }
   if (typeof data == 'number') {
-    if (data < 0 || isNaN(data)) {
+    if (data > 9007199254740991 || isNaN(data)) {
       const err1 = {
         instancePath,
-        schemaPath: '#/minimum',
-        keyword: 'minimum',
-        params: { comparison: '>=', limit: 0 },
-        message: 'must be >= 0',
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
       };
       if (vErrors === null) {
         vErrors = [err1];
@@ -2936,14 +3339,29 @@ function validate105(
       }
       errors++;
     }
+    if (data < 0 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 0 },
+        message: 'must be >= 0',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
   }
-  validate105.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
 
-const schema42 = { type: 'integer' };
+const schema43 = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
 
-function validate107(
+function validate135(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2964,11 +3382,43 @@ function validate107(
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < -9007199254740991 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: -9007199254740991 },
+        message: 'must be >= -9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema44 = {
   type: 'object',
   required: ['target', 'start', 'inserted'],
   properties: {
@@ -2977,10 +3427,11 @@ const schema43 = {
     removedCount: { allOf: [{ $ref: '#/definitions/Count' }] },
     inserted: { type: 'array', items: { $ref: '#/definitions/UserMessage' } },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema44 = { type: 'string', enum: ['next-turn', 'next-step'] };
+const schema45 = { type: 'string', enum: ['next-turn', 'next-step'] };
 
-function validate110(
+function validate139(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3006,7 +3457,7 @@ function validate110(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema44.enum },
+      params: { allowedValues: schema45.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -3016,11 +3467,11 @@ function validate110(
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
 
-const schema45 = {
+const schema46 = {
   type: 'object',
   required: ['id', 'role', 'content', 'source'],
   properties: {
@@ -3029,15 +3480,17 @@ const schema45 = {
     content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
     source: { $ref: '#/definitions/MessageSource' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema46 = {
+const schema47 = {
   type: 'object',
   required: ['kind'],
   properties: { kind: { $ref: '#/definitions/MessageSourceKind' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema47 = { type: 'string' };
+const schema48 = { type: 'string' };
 
-function validate118(
+function validate149(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3058,11 +3511,11 @@ function validate118(
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
 
-function validate117(
+function validate147(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3084,16 +3537,31 @@ function validate117(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'kind')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.kind !== undefined) {
       if (
-        !validate118(data.kind, {
+        !validate149(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
           parentDataProperty: 'kind',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
         errors = vErrors.length;
       }
     }
@@ -3112,11 +3580,11 @@ function validate117(
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
-function validate114(
+function validate143(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3183,22 +3651,37 @@ function validate114(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'id' || key0 === 'role' || key0 === 'content' || key0 === 'source')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.id !== undefined) {
       if (
-        !validate85(data.id, {
+        !validate106(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== undefined) {
-      let data1 = data.role;
-      if (typeof data1 !== 'string') {
+      let data2 = data.role;
+      if (typeof data2 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/role',
           schemaPath: '#/properties/role/type',
@@ -3213,7 +3696,7 @@ function validate114(
         }
         errors++;
       }
-      if ('user' !== data1) {
+      if ('user' !== data2) {
         const err5 = {
           instancePath: instancePath + '/role',
           schemaPath: '#/properties/role/const',
@@ -3230,19 +3713,19 @@ function validate114(
       }
     }
     if (data.content !== undefined) {
-      let data2 = data.content;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
+      let data3 = data.content;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate86(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
-              parentData: data2,
+              parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -3264,14 +3747,14 @@ function validate114(
     }
     if (data.source !== undefined) {
       if (
-        !validate117(data.source, {
+        !validate147(data.source, {
           instancePath: instancePath + '/source',
           parentData: data,
           parentDataProperty: 'source',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
         errors = vErrors.length;
       }
     }
@@ -3290,11 +3773,11 @@ function validate114(
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
 
-function validate109(
+function validate137(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3346,59 +3829,79 @@ function validate109(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'target' ||
+        key0 === 'start' ||
+        key0 === 'removedCount' ||
+        key0 === 'inserted'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.target !== undefined) {
       if (
-        !validate110(data.target, {
+        !validate139(data.target, {
           instancePath: instancePath + '/target',
           parentData: data,
           parentDataProperty: 'target',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+        vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
         errors = vErrors.length;
       }
     }
     if (data.start !== undefined) {
       if (
-        !validate105(data.start, {
+        !validate133(data.start, {
           instancePath: instancePath + '/start',
           parentData: data,
           parentDataProperty: 'start',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.removedCount !== undefined) {
       if (
-        !validate105(data.removedCount, {
+        !validate133(data.removedCount, {
           instancePath: instancePath + '/removedCount',
           parentData: data,
           parentDataProperty: 'removedCount',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.inserted !== undefined) {
-      let data3 = data.inserted;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
+      let data4 = data.inserted;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate114(data3[i0], {
+            !validate143(data4[i0], {
               instancePath: instancePath + '/inserted/' + i0,
-              parentData: data3,
+              parentData: data4,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+            vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
             errors = vErrors.length;
           }
         }
@@ -3433,494 +3936,7 @@ function validate109(
     }
     errors++;
   }
-  validate109.errors = vErrors;
-  return errors === 0;
-}
-
-function validate104(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.seq === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'seq' },
-        message: "must have required property '" + 'seq' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.time === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'time' },
-        message: "must have required property '" + 'time' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.data === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'data' },
-        message: "must have required property '" + 'data' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
-        const err4 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ('agent/inbox/spliced' !== data0) {
-        const err5 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/const',
-          keyword: 'const',
-          params: { allowedValue: 'agent/inbox/spliced' },
-          message: 'must be equal to constant',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.seq !== undefined) {
-      if (
-        !validate105(data.seq, {
-          instancePath: instancePath + '/seq',
-          parentData: data,
-          parentDataProperty: 'seq',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.time !== undefined) {
-      if (
-        !validate107(data.time, {
-          instancePath: instancePath + '/time',
-          parentData: data,
-          parentDataProperty: 'time',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate109(data.data, {
-          instancePath: instancePath + '/data',
-          parentData: data,
-          parentDataProperty: 'data',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate104.errors = vErrors;
-  return errors === 0;
-}
-
-const schema48 = {
-  type: 'object',
-  required: ['type', 'seq', 'time', 'data'],
-  properties: {
-    type: { type: 'string', const: 'turn/start' },
-    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
-    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { $ref: '#/definitions/TurnRef' },
-  },
-};
-const schema49 = {
-  type: 'object',
-  required: ['turn'],
-  properties: { turn: { allOf: [{ $ref: '#/definitions/Count' }] } },
-};
-
-function validate127(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.turn === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'turn' },
-        message: "must have required property '" + 'turn' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.turn !== undefined) {
-      if (
-        !validate105(data.turn, {
-          instancePath: instancePath + '/turn',
-          parentData: data,
-          parentDataProperty: 'turn',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
-}
-
-function validate124(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.seq === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'seq' },
-        message: "must have required property '" + 'seq' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.time === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'time' },
-        message: "must have required property '" + 'time' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.data === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'data' },
-        message: "must have required property '" + 'data' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
-        const err4 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ('turn/start' !== data0) {
-        const err5 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/const',
-          keyword: 'const',
-          params: { allowedValue: 'turn/start' },
-          message: 'must be equal to constant',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.seq !== undefined) {
-      if (
-        !validate105(data.seq, {
-          instancePath: instancePath + '/seq',
-          parentData: data,
-          parentDataProperty: 'seq',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.time !== undefined) {
-      if (
-        !validate107(data.time, {
-          instancePath: instancePath + '/time',
-          parentData: data,
-          parentDataProperty: 'time',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate127(data.data, {
-          instancePath: instancePath + '/data',
-          parentData: data,
-          parentDataProperty: 'data',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate124.errors = vErrors;
-  return errors === 0;
-}
-
-const schema50 = {
-  type: 'object',
-  required: ['type', 'seq', 'time', 'data'],
-  properties: {
-    type: { type: 'string', const: 'step/start' },
-    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
-    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { $ref: '#/definitions/StepRef' },
-  },
-};
-const schema51 = {
-  type: 'object',
-  required: ['turn', 'step'],
-  properties: {
-    turn: { allOf: [{ $ref: '#/definitions/Count' }] },
-    step: { allOf: [{ $ref: '#/definitions/Count' }] },
-  },
-};
-
-function validate134(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.turn === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'turn' },
-        message: "must have required property '" + 'turn' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.step === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'step' },
-        message: "must have required property '" + 'step' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.turn !== undefined) {
-      if (
-        !validate105(data.turn, {
-          instancePath: instancePath + '/turn',
-          parentData: data,
-          parentDataProperty: 'turn',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.step !== undefined) {
-      if (
-        !validate105(data.step, {
-          instancePath: instancePath + '/step',
-          parentData: data,
-          parentDataProperty: 'step',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate134.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
 
@@ -3991,9 +4007,24 @@ function validate131(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -4008,12 +4039,12 @@ function validate131(
         }
         errors++;
       }
-      if ('step/start' !== data0) {
+      if ('agent/inbox/spliced' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
           keyword: 'const',
-          params: { allowedValue: 'step/start' },
+          params: { allowedValue: 'agent/inbox/spliced' },
           message: 'must be equal to constant',
         };
         if (vErrors === null) {
@@ -4026,40 +4057,40 @@ function validate131(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate134(data.data, {
+        !validate137(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
         errors = vErrors.length;
       }
     }
@@ -4082,280 +4113,25 @@ function validate131(
   return errors === 0;
 }
 
-const schema52 = {
+const schema49 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
-    type: { type: 'string', const: 'step/end' },
+    type: { type: 'string', const: 'turn/start' },
     seq: { allOf: [{ $ref: '#/definitions/Count' }] },
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { $ref: '#/definitions/StepRef' },
+    data: { $ref: '#/definitions/TurnRef' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-
-function validate139(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.seq === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'seq' },
-        message: "must have required property '" + 'seq' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.time === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'time' },
-        message: "must have required property '" + 'time' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.data === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'data' },
-        message: "must have required property '" + 'data' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
-        const err4 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ('step/end' !== data0) {
-        const err5 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/const',
-          keyword: 'const',
-          params: { allowedValue: 'step/end' },
-          message: 'must be equal to constant',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.seq !== undefined) {
-      if (
-        !validate105(data.seq, {
-          instancePath: instancePath + '/seq',
-          parentData: data,
-          parentDataProperty: 'seq',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.time !== undefined) {
-      if (
-        !validate107(data.time, {
-          instancePath: instancePath + '/time',
-          parentData: data,
-          parentDataProperty: 'time',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate134(data.data, {
-          instancePath: instancePath + '/data',
-          parentData: data,
-          parentDataProperty: 'data',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate139.errors = vErrors;
-  return errors === 0;
-}
-
-const schema53 = {
+const schema50 = {
   type: 'object',
-  required: ['type', 'seq', 'time', 'data'],
-  properties: {
-    type: { type: 'string', const: 'turn/end' },
-    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
-    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { $ref: '#/definitions/TurnEnd' },
-  },
+  required: ['turn'],
+  properties: { turn: { allOf: [{ $ref: '#/definitions/Count' }] } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema54 = {
-  type: 'object',
-  required: ['turn', 'reason'],
-  properties: {
-    turn: { allOf: [{ $ref: '#/definitions/Count' }] },
-    reason: { $ref: '#/definitions/TurnEndReason' },
-  },
-};
-const schema55 = {
-  type: 'object',
-  required: ['kind'],
-  properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
-};
-const schema56 = { type: 'string' };
 
-function validate150(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (typeof data !== 'string') {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'string' },
-      message: 'must be string',
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate150.errors = vErrors;
-  return errors === 0;
-}
-
-function validate149(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.kind === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'kind' },
-        message: "must have required property '" + 'kind' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.kind !== undefined) {
-      if (
-        !validate150(data.kind, {
-          instancePath: instancePath + '/kind',
-          parentData: data,
-          parentDataProperty: 'kind',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate149.errors = vErrors;
-  return errors === 0;
-}
-
-function validate147(
+function validate159(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4377,49 +4153,36 @@ function validate147(
       }
       errors++;
     }
-    if (data.reason === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+    for (const key0 in data) {
+      if (!(key0 === 'turn')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
       }
-      errors++;
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate133(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.reason !== undefined) {
-      if (
-        !validate149(data.reason, {
-          instancePath: instancePath + '/reason',
-          parentData: data,
-          parentDataProperty: 'reason',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err2 = {
+    const err1 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4427,184 +4190,15 @@ function validate147(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err1];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err1);
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
-
-function validate144(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.seq === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'seq' },
-        message: "must have required property '" + 'seq' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.time === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'time' },
-        message: "must have required property '" + 'time' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.data === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'data' },
-        message: "must have required property '" + 'data' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
-        const err4 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if ('turn/end' !== data0) {
-        const err5 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/const',
-          keyword: 'const',
-          params: { allowedValue: 'turn/end' },
-          message: 'must be equal to constant',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.seq !== undefined) {
-      if (
-        !validate105(data.seq, {
-          instancePath: instancePath + '/seq',
-          parentData: data,
-          parentDataProperty: 'seq',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.time !== undefined) {
-      if (
-        !validate107(data.time, {
-          instancePath: instancePath + '/time',
-          parentData: data,
-          parentDataProperty: 'time',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.data !== undefined) {
-      if (
-        !validate147(data.data, {
-          instancePath: instancePath + '/data',
-          parentData: data,
-          parentDataProperty: 'data',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate144.errors = vErrors;
-  return errors === 0;
-}
-
-const schema57 = {
-  type: 'object',
-  required: ['type', 'seq', 'time', 'data'],
-  properties: {
-    type: { type: 'string', const: 'user/message' },
-    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
-    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { $ref: '#/definitions/UserMessage' },
-  },
-};
 
 function validate155(
   data,
@@ -4673,9 +4267,24 @@ function validate155(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -4690,12 +4299,12 @@ function validate155(
         }
         errors++;
       }
-      if ('user/message' !== data0) {
+      if ('turn/start' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
           keyword: 'const',
-          params: { allowedValue: 'user/message' },
+          params: { allowedValue: 'turn/start' },
           message: 'must be equal to constant',
         };
         if (vErrors === null) {
@@ -4708,40 +4317,40 @@ function validate155(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate114(data.data, {
+        !validate159(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+        vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
         errors = vErrors.length;
       }
     }
@@ -4764,7 +4373,1060 @@ function validate155(
   return errors === 0;
 }
 
+const schema51 = {
+  type: 'object',
+  required: ['type', 'seq', 'time', 'data'],
+  properties: {
+    type: { type: 'string', const: 'step/start' },
+    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
+    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
+    data: { $ref: '#/definitions/StepRef' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const schema52 = {
+  type: 'object',
+  required: ['turn', 'step'],
+  properties: {
+    turn: { allOf: [{ $ref: '#/definitions/Count' }] },
+    step: { allOf: [{ $ref: '#/definitions/Count' }] },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate168(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.turn === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'turn' },
+        message: "must have required property '" + 'turn' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.step === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'step' },
+        message: "must have required property '" + 'step' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'turn' || key0 === 'step')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.turn !== undefined) {
+      if (
+        !validate133(data.turn, {
+          instancePath: instancePath + '/turn',
+          parentData: data,
+          parentDataProperty: 'turn',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.step !== undefined) {
+      if (
+        !validate133(data.step, {
+          instancePath: instancePath + '/step',
+          parentData: data,
+          parentDataProperty: 'step',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate168.errors = vErrors;
+  return errors === 0;
+}
+
+function validate164(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.seq === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seq' },
+        message: "must have required property '" + 'seq' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.time === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'time' },
+        message: "must have required property '" + 'time' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.data === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'data' },
+        message: "must have required property '" + 'data' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.type !== undefined) {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('step/start' !== data1) {
+        const err5 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/const',
+          keyword: 'const',
+          params: { allowedValue: 'step/start' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.seq !== undefined) {
+      if (
+        !validate133(data.seq, {
+          instancePath: instancePath + '/seq',
+          parentData: data,
+          parentDataProperty: 'seq',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.time !== undefined) {
+      if (
+        !validate135(data.time, {
+          instancePath: instancePath + '/time',
+          parentData: data,
+          parentDataProperty: 'time',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.data !== undefined) {
+      if (
+        !validate168(data.data, {
+          instancePath: instancePath + '/data',
+          parentData: data,
+          parentDataProperty: 'data',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate164.errors = vErrors;
+  return errors === 0;
+}
+
+const schema53 = {
+  type: 'object',
+  required: ['type', 'seq', 'time', 'data'],
+  properties: {
+    type: { type: 'string', const: 'step/end' },
+    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
+    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
+    data: { $ref: '#/definitions/StepRef' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate174(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.seq === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seq' },
+        message: "must have required property '" + 'seq' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.time === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'time' },
+        message: "must have required property '" + 'time' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.data === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'data' },
+        message: "must have required property '" + 'data' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.type !== undefined) {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('step/end' !== data1) {
+        const err5 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/const',
+          keyword: 'const',
+          params: { allowedValue: 'step/end' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.seq !== undefined) {
+      if (
+        !validate133(data.seq, {
+          instancePath: instancePath + '/seq',
+          parentData: data,
+          parentDataProperty: 'seq',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.time !== undefined) {
+      if (
+        !validate135(data.time, {
+          instancePath: instancePath + '/time',
+          parentData: data,
+          parentDataProperty: 'time',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.data !== undefined) {
+      if (
+        !validate168(data.data, {
+          instancePath: instancePath + '/data',
+          parentData: data,
+          parentDataProperty: 'data',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate174.errors = vErrors;
+  return errors === 0;
+}
+
+const schema54 = {
+  type: 'object',
+  required: ['type', 'seq', 'time', 'data'],
+  properties: {
+    type: { type: 'string', const: 'turn/end' },
+    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
+    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
+    data: { $ref: '#/definitions/TurnEnd' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const schema55 = {
+  type: 'object',
+  required: ['turn', 'reason'],
+  properties: {
+    turn: { allOf: [{ $ref: '#/definitions/Count' }] },
+    reason: { $ref: '#/definitions/TurnEndReason' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const schema56 = {
+  type: 'object',
+  required: ['kind'],
+  properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const schema57 = { type: 'string' };
+
+function validate189(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate189.errors = vErrors;
+  return errors === 0;
+}
+
+function validate187(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.kind === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'kind' },
+        message: "must have required property '" + 'kind' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'kind')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.kind !== undefined) {
+      if (
+        !validate189(data.kind, {
+          instancePath: instancePath + '/kind',
+          parentData: data,
+          parentDataProperty: 'kind',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate187.errors = vErrors;
+  return errors === 0;
+}
+
+function validate184(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.turn === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'turn' },
+        message: "must have required property '" + 'turn' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.reason === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'reason' },
+        message: "must have required property '" + 'reason' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'turn' || key0 === 'reason')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.turn !== undefined) {
+      if (
+        !validate133(data.turn, {
+          instancePath: instancePath + '/turn',
+          parentData: data,
+          parentDataProperty: 'turn',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.reason !== undefined) {
+      if (
+        !validate187(data.reason, {
+          instancePath: instancePath + '/reason',
+          parentData: data,
+          parentDataProperty: 'reason',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate184.errors = vErrors;
+  return errors === 0;
+}
+
+function validate180(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.seq === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seq' },
+        message: "must have required property '" + 'seq' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.time === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'time' },
+        message: "must have required property '" + 'time' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.data === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'data' },
+        message: "must have required property '" + 'data' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.type !== undefined) {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('turn/end' !== data1) {
+        const err5 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/const',
+          keyword: 'const',
+          params: { allowedValue: 'turn/end' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.seq !== undefined) {
+      if (
+        !validate133(data.seq, {
+          instancePath: instancePath + '/seq',
+          parentData: data,
+          parentDataProperty: 'seq',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.time !== undefined) {
+      if (
+        !validate135(data.time, {
+          instancePath: instancePath + '/time',
+          parentData: data,
+          parentDataProperty: 'time',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.data !== undefined) {
+      if (
+        !validate184(data.data, {
+          instancePath: instancePath + '/data',
+          parentData: data,
+          parentDataProperty: 'data',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate180.errors = vErrors;
+  return errors === 0;
+}
+
 const schema58 = {
+  type: 'object',
+  required: ['type', 'seq', 'time', 'data'],
+  properties: {
+    type: { type: 'string', const: 'user/message' },
+    seq: { allOf: [{ $ref: '#/definitions/Count' }] },
+    time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
+    data: { $ref: '#/definitions/UserMessage' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate194(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.seq === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seq' },
+        message: "must have required property '" + 'seq' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.time === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'time' },
+        message: "must have required property '" + 'time' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.data === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'data' },
+        message: "must have required property '" + 'data' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.type !== undefined) {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('user/message' !== data1) {
+        const err5 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/const',
+          keyword: 'const',
+          params: { allowedValue: 'user/message' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.seq !== undefined) {
+      if (
+        !validate133(data.seq, {
+          instancePath: instancePath + '/seq',
+          parentData: data,
+          parentDataProperty: 'seq',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.time !== undefined) {
+      if (
+        !validate135(data.time, {
+          instancePath: instancePath + '/time',
+          parentData: data,
+          parentDataProperty: 'time',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.data !== undefined) {
+      if (
+        !validate143(data.data, {
+          instancePath: instancePath + '/data',
+          parentData: data,
+          parentDataProperty: 'data',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate194.errors = vErrors;
+  return errors === 0;
+}
+
+const schema59 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4773,8 +5435,9 @@ const schema58 = {
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
     data: { $ref: '#/definitions/AssistantChunk' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema59 = {
+const schema60 = {
   type: 'object',
   required: ['turn', 'step', 'delta'],
   properties: {
@@ -4782,9 +5445,10 @@ const schema59 = {
     step: { allOf: [{ $ref: '#/definitions/Count' }] },
     delta: { allOf: [{ $ref: '#/definitions/ContentBlock' }] },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate163(
+function validate204(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4836,42 +5500,57 @@ function validate163(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'turn' || key0 === 'step' || key0 === 'delta')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate133(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate105(data.step, {
+        !validate133(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.delta !== undefined) {
       if (
-        !validate68(data.delta, {
+        !validate86(data.delta, {
           instancePath: instancePath + '/delta',
           parentData: data,
           parentDataProperty: 'delta',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
         errors = vErrors.length;
       }
     }
@@ -4890,11 +5569,11 @@ function validate163(
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-function validate160(
+function validate200(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4961,9 +5640,24 @@ function validate160(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -4978,7 +5672,7 @@ function validate160(
         }
         errors++;
       }
-      if ('assistant/chunk' !== data0) {
+      if ('assistant/chunk' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -4996,40 +5690,40 @@ function validate160(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate163(data.data, {
+        !validate204(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+        vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
         errors = vErrors.length;
       }
     }
@@ -5048,11 +5742,11 @@ function validate160(
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-const schema60 = {
+const schema61 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5061,16 +5755,18 @@ const schema60 = {
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
     data: { $ref: '#/definitions/AssistantReply' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema61 = {
+const schema62 = {
   type: 'object',
   required: ['message'],
   properties: {
     message: { $ref: '#/definitions/AssistantMessage' },
     usage: { $ref: '#/definitions/Usage' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema62 = {
+const schema63 = {
   type: 'object',
   required: ['id', 'role', 'content'],
   properties: {
@@ -5078,9 +5774,10 @@ const schema62 = {
     role: { type: 'string', const: 'assistant' },
     content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate173(
+function validate217(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5132,22 +5829,37 @@ function validate173(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'id' || key0 === 'role' || key0 === 'content')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.id !== undefined) {
       if (
-        !validate85(data.id, {
+        !validate106(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== undefined) {
-      let data1 = data.role;
-      if (typeof data1 !== 'string') {
+      let data2 = data.role;
+      if (typeof data2 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/role',
           schemaPath: '#/properties/role/type',
@@ -5162,7 +5874,7 @@ function validate173(
         }
         errors++;
       }
-      if ('assistant' !== data1) {
+      if ('assistant' !== data2) {
         const err4 = {
           instancePath: instancePath + '/role',
           schemaPath: '#/properties/role/const',
@@ -5179,19 +5891,19 @@ function validate173(
       }
     }
     if (data.content !== undefined) {
-      let data2 = data.content;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
+      let data3 = data.content;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate86(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
-              parentData: data2,
+              parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -5226,19 +5938,32 @@ function validate173(
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
-const schema63 = { type: 'object', additionalProperties: true };
+const schema64 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate177(
+function validate222(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !validate23(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
     const err0 = {
       instancePath,
@@ -5254,11 +5979,11 @@ function validate177(
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
-function validate172(
+function validate215(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5280,29 +6005,44 @@ function validate172(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'message' || key0 === 'usage')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.message !== undefined) {
       if (
-        !validate173(data.message, {
+        !validate217(data.message, {
           instancePath: instancePath + '/message',
           parentData: data,
           parentDataProperty: 'message',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+        vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
         errors = vErrors.length;
       }
     }
     if (data.usage !== undefined) {
       if (
-        !validate177(data.usage, {
+        !validate222(data.usage, {
           instancePath: instancePath + '/usage',
           parentData: data,
           parentDataProperty: 'usage',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+        vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
         errors = vErrors.length;
       }
     }
@@ -5321,11 +6061,11 @@ function validate172(
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
 
-function validate169(
+function validate211(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5392,9 +6132,24 @@ function validate169(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -5409,7 +6164,7 @@ function validate169(
         }
         errors++;
       }
-      if ('assistant/message' !== data0) {
+      if ('assistant/message' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -5427,40 +6182,40 @@ function validate169(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate172(data.data, {
+        !validate215(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+        vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
         errors = vErrors.length;
       }
     }
@@ -5479,11 +6234,11 @@ function validate169(
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
-const schema64 = {
+const schema65 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5492,8 +6247,9 @@ const schema64 = {
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
     data: { $ref: '#/definitions/ToolCall' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema65 = {
+const schema66 = {
   type: 'object',
   required: ['turn', 'step', 'id', 'name', 'arguments'],
   properties: {
@@ -5503,9 +6259,10 @@ const schema65 = {
     name: { type: 'string' },
     arguments: { type: 'string' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate184(
+function validate231(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5587,29 +6344,50 @@ function validate184(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'turn' ||
+        key0 === 'step' ||
+        key0 === 'id' ||
+        key0 === 'name' ||
+        key0 === 'arguments'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate133(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate105(data.step, {
+        !validate133(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
@@ -5679,11 +6457,11 @@ function validate184(
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate231.errors = vErrors;
   return errors === 0;
 }
 
-function validate181(
+function validate227(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5750,9 +6528,24 @@ function validate181(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -5767,7 +6560,7 @@ function validate181(
         }
         errors++;
       }
-      if ('tool/call' !== data0) {
+      if ('tool/call' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -5785,40 +6578,40 @@ function validate181(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate184(data.data, {
+        !validate231(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
         errors = vErrors.length;
       }
     }
@@ -5837,11 +6630,11 @@ function validate181(
     }
     errors++;
   }
-  validate181.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-const schema66 = {
+const schema67 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5850,8 +6643,9 @@ const schema66 = {
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
     data: { $ref: '#/definitions/ToolResult' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema67 = {
+const schema68 = {
   type: 'object',
   required: ['toolCallId', 'content', 'isError'],
   properties: {
@@ -5859,9 +6653,10 @@ const schema67 = {
     content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
     isError: { type: 'boolean' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate192(
+function validate241(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5913,6 +6708,21 @@ function validate192(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'toolCallId' || key0 === 'content' || key0 === 'isError')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.toolCallId !== undefined) {
       if (typeof data.toolCallId !== 'string') {
         const err3 = {
@@ -5931,19 +6741,19 @@ function validate192(
       }
     }
     if (data.content !== undefined) {
-      let data1 = data.content;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
+      let data2 = data.content;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data1[i0], {
+            !validate86(data2[i0], {
               instancePath: instancePath + '/content/' + i0,
-              parentData: data1,
+              parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -5995,11 +6805,11 @@ function validate192(
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-function validate189(
+function validate237(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6066,9 +6876,24 @@ function validate189(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -6083,7 +6908,7 @@ function validate189(
         }
         errors++;
       }
-      if ('tool/result' !== data0) {
+      if ('tool/result' !== data1) {
         const err5 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/const',
@@ -6101,40 +6926,40 @@ function validate189(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate192(data.data, {
+        !validate241(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+        vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
         errors = vErrors.length;
       }
     }
@@ -6153,11 +6978,11 @@ function validate189(
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
 
-const schema68 = {
+const schema69 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6180,11 +7005,12 @@ const schema68 = {
     },
     seq: { allOf: [{ $ref: '#/definitions/Count' }] },
     time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-    data: { type: 'object', additionalProperties: true },
+    data: { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate196(
+function validate246(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6251,9 +7077,24 @@ function validate196(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'seq' || key0 === 'time' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.type !== undefined) {
-      let data0 = data.type;
-      if (typeof data0 !== 'string') {
+      let data1 = data.type;
+      if (typeof data1 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/type',
@@ -6268,19 +7109,19 @@ function validate196(
         }
         errors++;
       }
-      const _errs3 = errors;
-      const _errs4 = errors;
+      const _errs5 = errors;
+      const _errs6 = errors;
       if (!(
-        data0 === 'agent/inbox/spliced' ||
-        data0 === 'turn/start' ||
-        data0 === 'step/start' ||
-        data0 === 'step/end' ||
-        data0 === 'turn/end' ||
-        data0 === 'user/message' ||
-        data0 === 'assistant/chunk' ||
-        data0 === 'assistant/message' ||
-        data0 === 'tool/call' ||
-        data0 === 'tool/result'
+        data1 === 'agent/inbox/spliced' ||
+        data1 === 'turn/start' ||
+        data1 === 'step/start' ||
+        data1 === 'step/end' ||
+        data1 === 'turn/end' ||
+        data1 === 'user/message' ||
+        data1 === 'assistant/chunk' ||
+        data1 === 'assistant/message' ||
+        data1 === 'tool/call' ||
+        data1 === 'tool/result'
       )) {
         const err5 = {};
         if (vErrors === null) {
@@ -6290,8 +7131,8 @@ function validate196(
         }
         errors++;
       }
-      var valid1 = _errs4 === errors;
-      if (valid1) {
+      var valid2 = _errs6 === errors;
+      if (valid2) {
         const err6 = {
           instancePath: instancePath + '/type',
           schemaPath: '#/properties/type/not',
@@ -6306,10 +7147,10 @@ function validate196(
         }
         errors++;
       } else {
-        errors = _errs3;
+        errors = _errs5;
         if (vErrors !== null) {
-          if (_errs3) {
-            vErrors.length = _errs3;
+          if (_errs5) {
+            vErrors.length = _errs5;
           } else {
             vErrors = null;
           }
@@ -6318,33 +7159,46 @@ function validate196(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate133(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate135(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
-      let data3 = data.data;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+      let data4 = data.data;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        for (const key1 in data4) {
+          if (
+            !validate23(data4[key1], {
+              instancePath: instancePath + '/data/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+              parentData: data4,
+              parentDataProperty: key1,
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            errors = vErrors.length;
+          }
+        }
       } else {
         const err7 = {
           instancePath: instancePath + '/data',
@@ -6376,11 +7230,11 @@ function validate196(
     }
     errors++;
   }
-  validate196.errors = vErrors;
+  validate246.errors = vErrors;
   return errors === 0;
 }
 
-function validate103(
+function validate130(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6425,8 +7279,8 @@ function validate103(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate104(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+    if (!validate131(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -6473,8 +7327,8 @@ function validate103(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+      if (!validate155(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -6521,8 +7375,8 @@ function validate103(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate131(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+        if (!validate164(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -6569,8 +7423,8 @@ function validate103(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate139(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+          if (!validate174(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -6617,8 +7471,8 @@ function validate103(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate144(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+            if (!validate180(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -6665,9 +7519,9 @@ function validate103(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate155(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate194(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+                  vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -6715,10 +7569,10 @@ function validate103(
               if (_valid6) {
                 const _errs34 = errors;
                 if (
-                  !validate160(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate200(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+                    vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
                   errors = vErrors.length;
                 }
                 var _valid6 = _errs34 === errors;
@@ -6766,10 +7620,10 @@ function validate103(
                 if (_valid7) {
                   const _errs39 = errors;
                   if (
-                    !validate169(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate211(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+                      vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
                     errors = vErrors.length;
                   }
                   var _valid7 = _errs39 === errors;
@@ -6817,10 +7671,10 @@ function validate103(
                   if (_valid8) {
                     const _errs44 = errors;
                     if (
-                      !validate181(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate227(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+                        vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
                       errors = vErrors.length;
                     }
                     var _valid8 = _errs44 === errors;
@@ -6868,7 +7722,7 @@ function validate103(
                     if (_valid9) {
                       const _errs49 = errors;
                       if (
-                        !validate189(data, {
+                        !validate237(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -6877,8 +7731,8 @@ function validate103(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate189.errors
-                            : vErrors.concat(validate189.errors);
+                            ? validate237.errors
+                            : vErrors.concat(validate237.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs49 === errors;
@@ -6887,7 +7741,7 @@ function validate103(
                     } else {
                       const _errs50 = errors;
                       if (
-                        !validate196(data, {
+                        !validate246(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -6896,8 +7750,8 @@ function validate103(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate196.errors
-                            : vErrors.concat(validate196.errors);
+                            ? validate246.errors
+                            : vErrors.concat(validate246.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs50 === errors;
@@ -7138,11 +7992,11 @@ function validate103(
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-function validate240(
+function validate307(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7179,29 +8033,44 @@ function validate240(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'event')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate103(data.event, {
+        !validate130(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
         errors = vErrors.length;
       }
     }
@@ -7220,22 +8089,23 @@ function validate240(
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate307.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionStatusNotification = validate243;
-const schema70 = {
+export const validateSessionStatusNotification = validate311;
+const schema71 = {
   type: 'object',
   required: ['sessionId', 'status'],
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
     status: { $ref: '#/definitions/SessionStatus' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema71 = { type: 'string', enum: ['running', 'idle'] };
+const schema72 = { type: 'string', enum: ['running', 'idle'] };
 
-function validate207(
+function validate261(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7261,7 +8131,7 @@ function validate207(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema71.enum },
+      params: { allowedValues: schema72.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -7271,11 +8141,11 @@ function validate207(
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate261.errors = vErrors;
   return errors === 0;
 }
 
-function validate243(
+function validate311(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7312,29 +8182,44 @@ function validate243(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'status')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate207(data.status, {
+        !validate261(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+        vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
         errors = vErrors.length;
       }
     }
@@ -7353,21 +8238,22 @@ function validate243(
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate311.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentStartedNotification = validate246;
-const schema73 = {
+export const validateSubagentStartedNotification = validate315;
+const schema74 = {
   type: 'object',
   required: ['parentSessionId', 'childSessionId'],
   properties: {
     parentSessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
     childSessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate246(
+function validate315(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7404,29 +8290,44 @@ function validate246(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'parentSessionId' || key0 === 'childSessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate61(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate61(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
@@ -7445,12 +8346,12 @@ function validate246(
     }
     errors++;
   }
-  validate246.errors = vErrors;
+  validate315.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentFinishedNotification = validate249;
-const schema75 = {
+export const validateSubagentFinishedNotification = validate319;
+const schema76 = {
   type: 'object',
   required: ['provider', 'agentId', 'parentSessionId', 'childSessionId', 'status', 'stopReason'],
   properties: {
@@ -7462,10 +8363,11 @@ const schema75 = {
     stopReason: { $ref: '#/definitions/SubagentStopReason' },
     lastAssistantMessage: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema76 = { type: 'string', enum: ['ok', 'error'] };
+const schema77 = { type: 'string', enum: ['ok', 'error'] };
 
-function validate223(
+function validate281(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7491,7 +8393,7 @@ function validate223(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema76.enum },
+      params: { allowedValues: schema77.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -7501,13 +8403,13 @@ function validate223(
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate281.errors = vErrors;
   return errors === 0;
 }
 
-const schema77 = { type: 'string' };
+const schema78 = { type: 'string' };
 
-function validate225(
+function validate283(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7528,11 +8430,11 @@ function validate225(
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
-function validate249(
+function validate319(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7629,6 +8531,29 @@ function validate249(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'provider' ||
+        key0 === 'agentId' ||
+        key0 === 'parentSessionId' ||
+        key0 === 'childSessionId' ||
+        key0 === 'status' ||
+        key0 === 'stopReason' ||
+        key0 === 'lastAssistantMessage'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.provider !== undefined) {
       if (typeof data.provider !== 'string') {
         const err6 = {
@@ -7665,70 +8590,70 @@ function validate249(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate61(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate61(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate223(data.status, {
+        !validate281(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate225(data.stopReason, {
+        !validate283(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+        vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
         errors = vErrors.length;
       }
     }
     if (data.lastAssistantMessage !== undefined) {
-      let data6 = data.lastAssistantMessage;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
+      let data7 = data.lastAssistantMessage;
+      if (Array.isArray(data7)) {
+        const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data6[i0], {
+            !validate86(data7[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
-              parentData: data6,
+              parentData: data7,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -7763,7 +8688,7 @@ function validate249(
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
 
@@ -7773,7 +8698,7 @@ const schema6 = {
   $id: 'https://dsh-sdk.dev/protocol.validation.schema.json',
   title: 'ProtocolFrame',
   description:
-    'Any frame of the DeepSeek Harness SDK protocol 0.1.0. Newline-delimited JSON-RPC 2.0 spoken over stdio between an agent runtime (the server, a child process) and its SDK clients. Framing: one compact JSON text per `\\n`-terminated UTF-8 line; a line that is not strict JSON, not an object, a batch, or carries an `id` that is neither a string nor a number is ignored and reported to the transport\'s observer, never answered. Readers do not require the `jsonrpc` member; writers always send `"jsonrpc":"2.0"`. The default frame limit is 64 MiB, counted in bytes without the `\\n`.',
+    'Any frame of the DeepSeek Harness SDK protocol 0.1.0. Newline-delimited JSON-RPC 2.0 spoken over stdio between an agent runtime (the server, a child process) and its SDK clients. Framing: one compact JSON text per `\\n`-terminated UTF-8 line; a line that is not strict JSON, not an object, a batch, or carries an `id` that is neither a string nor a number is ignored and reported to the transport\'s observer, never answered. Readers do not require the `jsonrpc` member; writers always send `"jsonrpc":"2.0"`. The default frame limit is 64 MiB, counted in bytes without the `\\n`. Nesting: a line nested deeper than `maxNestingDepth` levels (the frame object is level 1; brackets inside strings do not count) is `nesting-too-deep`, whatever else is wrong with it: the transport checks before it parses, so nothing recursive ever sees it; when its top-level members read as a request with a valid `id`, it is answered `-32600` naming the limit, so no caller waits. Writers never send such a line: a handler\'s result nested deeper is answered `-32603`, and a request or notification that deep fails where it is sent. Numbers: every JSON number a payload carries lies within ±`maxSafeInteger` (2^53−1), the range where JavaScript and Python read the same value; beyond it JavaScript cannot hold an integer exactly (9007199254740993 reads as …992) and no double holds `1e400`. Typed integer fields say so with `minimum` and `maximum`; every member a schema does not name, open objects such as `usage` and unknown variants are held to the same range at any depth. The generated validators report a number outside it as a violation at its JSON pointer, like any other (`-32602` for a request\'s params, `invalid-notification-params` for a notification), so no such number reaches a typed handler; the bare transport does not check params, and a handler registered on it directly sees numbers as its language\'s JSON parser reads them. The transport itself holds the members it reads to the range: an `id` outside it is `invalid-id` (never answered, since it could not be echoed exactly), an `error.code` outside it is `invalid-message`.',
   'x-protocol-version': '0.1.0',
   anyOf: [
     { $ref: '#/definitions/ErrorResponseFrame' },
@@ -7799,16 +8724,19 @@ const schema6 = {
         reasoningEffort: { type: 'string', minLength: 1 },
         maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InitializeResult: {
       type: 'object',
       required: ['serverInfo'],
       properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ServerInfo: {
       type: 'object',
       required: ['name', 'version'],
       properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ServerName: { type: 'string', const: 'deepseek-harness-sdk-runtime' },
     SessionPromptParams: {
@@ -7822,6 +8750,7 @@ const schema6 = {
           items: { $ref: '#/definitions/SdkPromptContentBlock' },
         },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SdkPromptContentBlock: {
       type: 'object',
@@ -7860,14 +8789,16 @@ const schema6 = {
         mimeType: { $ref: '#/definitions/ImageMimeType' },
         attachment: false,
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ImageMimeType: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
     SessionPromptResult: {
       type: 'object',
       required: ['messageId'],
       properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
-    ShutdownResult: { type: 'object' },
+    ShutdownResult: { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } },
     SessionEventNotification: {
       type: 'object',
       required: ['sessionId', 'event'],
@@ -7875,6 +8806,7 @@ const schema6 = {
         sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
         event: { $ref: '#/definitions/SessionEvent' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionStatusNotification: {
       type: 'object',
@@ -7883,6 +8815,7 @@ const schema6 = {
         sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
         status: { $ref: '#/definitions/SessionStatus' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionStatus: { type: 'string', enum: ['running', 'idle'] },
     SubagentStartedNotification: {
@@ -7892,6 +8825,7 @@ const schema6 = {
         parentSessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
         childSessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SubagentFinishedNotification: {
       type: 'object',
@@ -7912,12 +8846,13 @@ const schema6 = {
         stopReason: { $ref: '#/definitions/SubagentStopReason' },
         lastAssistantMessage: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SdkRunStatus: { type: 'string', enum: ['ok', 'error'] },
     SessionId: { type: 'string', minLength: 1 },
     MessageId: { type: 'string', minLength: 1 },
-    Count: { type: 'integer', minimum: 0 },
-    EpochMillis: { type: 'integer' },
+    Count: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
+    EpochMillis: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
     SessionEvent: {
       type: 'object',
       required: ['type'],
@@ -7974,6 +8909,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/InboxSplice' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InboxSplice: {
       type: 'object',
@@ -7984,6 +8920,7 @@ const schema6 = {
         removedCount: { allOf: [{ $ref: '#/definitions/Count' }] },
         inserted: { type: 'array', items: { $ref: '#/definitions/UserMessage' } },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InboxTarget: { type: 'string', enum: ['next-turn', 'next-step'] },
     TurnStartEvent: {
@@ -7995,11 +8932,13 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/TurnRef' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     TurnRef: {
       type: 'object',
       required: ['turn'],
       properties: { turn: { allOf: [{ $ref: '#/definitions/Count' }] } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     StepStartEvent: {
       type: 'object',
@@ -8010,6 +8949,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/StepRef' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     StepEndEvent: {
       type: 'object',
@@ -8020,6 +8960,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/StepRef' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     StepRef: {
       type: 'object',
@@ -8028,6 +8969,7 @@ const schema6 = {
         turn: { allOf: [{ $ref: '#/definitions/Count' }] },
         step: { allOf: [{ $ref: '#/definitions/Count' }] },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     TurnEndEvent: {
       type: 'object',
@@ -8038,6 +8980,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/TurnEnd' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     TurnEnd: {
       type: 'object',
@@ -8046,11 +8989,13 @@ const schema6 = {
         turn: { allOf: [{ $ref: '#/definitions/Count' }] },
         reason: { $ref: '#/definitions/TurnEndReason' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     TurnEndReason: {
       type: 'object',
       required: ['kind'],
       properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     TurnEndKind: { type: 'string' },
     UserMessageEvent: {
@@ -8062,6 +9007,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/UserMessage' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     UserMessage: {
       type: 'object',
@@ -8072,11 +9018,13 @@ const schema6 = {
         content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
         source: { $ref: '#/definitions/MessageSource' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     MessageSource: {
       type: 'object',
       required: ['kind'],
       properties: { kind: { $ref: '#/definitions/MessageSourceKind' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     MessageSourceKind: { type: 'string' },
     AssistantChunkEvent: {
@@ -8088,6 +9036,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/AssistantChunk' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     AssistantChunk: {
       type: 'object',
@@ -8097,6 +9046,7 @@ const schema6 = {
         step: { allOf: [{ $ref: '#/definitions/Count' }] },
         delta: { allOf: [{ $ref: '#/definitions/ContentBlock' }] },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     AssistantMessageEvent: {
       type: 'object',
@@ -8107,6 +9057,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/AssistantReply' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     AssistantReply: {
       type: 'object',
@@ -8115,6 +9066,7 @@ const schema6 = {
         message: { $ref: '#/definitions/AssistantMessage' },
         usage: { $ref: '#/definitions/Usage' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     AssistantMessage: {
       type: 'object',
@@ -8124,8 +9076,9 @@ const schema6 = {
         role: { type: 'string', const: 'assistant' },
         content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
-    Usage: { type: 'object', additionalProperties: true },
+    Usage: { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } },
     ToolCallEvent: {
       type: 'object',
       required: ['type', 'seq', 'time', 'data'],
@@ -8135,6 +9088,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/ToolCall' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ToolCall: {
       type: 'object',
@@ -8146,6 +9100,7 @@ const schema6 = {
         name: { type: 'string' },
         arguments: { type: 'string' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ToolResultEvent: {
       type: 'object',
@@ -8156,6 +9111,7 @@ const schema6 = {
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
         data: { $ref: '#/definitions/ToolResult' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ToolResult: {
       type: 'object',
@@ -8165,6 +9121,7 @@ const schema6 = {
         content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
         isError: { type: 'boolean' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     UnknownSessionEvent: {
       type: 'object',
@@ -8189,8 +9146,9 @@ const schema6 = {
         },
         seq: { allOf: [{ $ref: '#/definitions/Count' }] },
         time: { allOf: [{ $ref: '#/definitions/EpochMillis' }] },
-        data: { type: 'object', additionalProperties: true },
+        data: { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ContentBlock: {
       type: 'object',
@@ -8220,11 +9178,13 @@ const schema6 = {
       type: 'object',
       required: ['type', 'text'],
       properties: { type: { type: 'string', const: 'text' }, text: { type: 'string' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ReasoningBlock: {
       type: 'object',
       required: ['type', 'text'],
       properties: { type: { type: 'string', const: 'reasoning' }, text: { type: 'string' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ImageBlock: {
       type: 'object',
@@ -8234,11 +9194,13 @@ const schema6 = {
         attachment: { $ref: '#/definitions/ImageAttachment' },
         data: false,
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ImageAttachment: {
       type: 'object',
       required: ['attachmentId', 'mediaType'],
       properties: { attachmentId: { type: 'string', minLength: 1 }, mediaType: { type: 'string' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ToolCallBlock: {
       type: 'object',
@@ -8249,6 +9211,7 @@ const schema6 = {
         name: { type: 'string' },
         arguments: { type: 'string' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ToolResultBlock: {
       type: 'object',
@@ -8259,6 +9222,7 @@ const schema6 = {
         content: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
         isError: { type: 'boolean' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     UnknownContentBlock: {
       type: 'object',
@@ -8269,6 +9233,7 @@ const schema6 = {
           not: { enum: ['text', 'reasoning', 'image', 'tool-call', 'tool-result'] },
         },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SubagentStopReason: { type: 'string' },
     InvalidParamsData: { type: 'array', items: { $ref: '#/definitions/Violation' } },
@@ -8276,13 +9241,23 @@ const schema6 = {
       type: 'object',
       required: ['pointer', 'message'],
       properties: { pointer: { type: 'string' }, message: { type: 'string' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
-    RequestId: { type: ['string', 'number'] },
+    RequestId: {
+      type: ['string', 'number'],
+      minimum: -9007199254740991,
+      maximum: 9007199254740991,
+    },
     JsonRpcVersion: { type: 'string', const: '2.0' },
     ResponseError: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+      properties: {
+        code: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+        message: { type: 'string' },
+        data: { $ref: '#/definitions/OpenValue' },
+      },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ErrorResponseFrame: {
       type: 'object',
@@ -8292,6 +9267,7 @@ const schema6 = {
         id: { $ref: '#/definitions/RequestId' },
         error: { $ref: '#/definitions/ResponseError' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InitializeRequestFrame: {
       type: 'object',
@@ -8302,6 +9278,7 @@ const schema6 = {
         method: { type: 'string', const: 'initialize' },
         params: { $ref: '#/definitions/InitializeParams' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InitializeResponseFrame: {
       type: 'object',
@@ -8311,6 +9288,7 @@ const schema6 = {
         id: { $ref: '#/definitions/RequestId' },
         result: { $ref: '#/definitions/InitializeResult' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionPromptRequestFrame: {
       type: 'object',
@@ -8321,6 +9299,7 @@ const schema6 = {
         method: { type: 'string', const: 'session/prompt' },
         params: { $ref: '#/definitions/SessionPromptParams' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionPromptResponseFrame: {
       type: 'object',
@@ -8330,6 +9309,7 @@ const schema6 = {
         id: { $ref: '#/definitions/RequestId' },
         result: { $ref: '#/definitions/SessionPromptResult' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ShutdownRequestFrame: {
       type: 'object',
@@ -8338,8 +9318,12 @@ const schema6 = {
         jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
         id: { $ref: '#/definitions/RequestId' },
         method: { type: 'string', const: 'shutdown' },
-        params: { type: ['object', 'null'] },
+        params: {
+          type: ['object', 'null'],
+          additionalProperties: { $ref: '#/definitions/OpenValue' },
+        },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ShutdownResponseFrame: {
       type: 'object',
@@ -8349,6 +9333,7 @@ const schema6 = {
         id: { $ref: '#/definitions/RequestId' },
         result: { $ref: '#/definitions/ShutdownResult' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionEventNotificationFrame: {
       type: 'object',
@@ -8358,6 +9343,7 @@ const schema6 = {
         method: { type: 'string', const: 'session.event' },
         params: { $ref: '#/definitions/SessionEventNotification' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SessionStatusNotificationFrame: {
       type: 'object',
@@ -8367,6 +9353,7 @@ const schema6 = {
         method: { type: 'string', const: 'session.status' },
         params: { $ref: '#/definitions/SessionStatusNotification' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SubagentStartedNotificationFrame: {
       type: 'object',
@@ -8376,6 +9363,7 @@ const schema6 = {
         method: { type: 'string', const: 'subagent.started' },
         params: { $ref: '#/definitions/SubagentStartedNotification' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SubagentFinishedNotificationFrame: {
       type: 'object',
@@ -8385,6 +9373,13 @@ const schema6 = {
         method: { type: 'string', const: 'subagent.finished' },
         params: { $ref: '#/definitions/SubagentFinishedNotification' },
       },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    OpenValue: {
+      minimum: -9007199254740991,
+      maximum: 9007199254740991,
+      items: { $ref: '#/definitions/OpenValue' },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
   },
 };
@@ -8396,10 +9391,11 @@ const schema7 = {
     id: { $ref: '#/definitions/RequestId' },
     error: { $ref: '#/definitions/ResponseError' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema8 = { type: 'string', const: '2.0' };
+const schema9 = { type: 'string', const: '2.0' };
 
-function validate23(
+function validate25(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8435,13 +9431,17 @@ function validate23(
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
 
-const schema9 = { type: ['string', 'number'] };
+const schema10 = {
+  type: ['string', 'number'],
+  minimum: -9007199254740991,
+  maximum: 9007199254740991,
+};
 
-function validate25(
+function validate27(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8452,7 +9452,7 @@ function validate25(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema9.type },
+      params: { type: schema10.type },
       message: 'must be string,number',
     };
     if (vErrors === null) {
@@ -8462,17 +9462,54 @@ function validate25(
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < -9007199254740991 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: -9007199254740991 },
+        message: 'must be >= -9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  validate27.errors = vErrors;
   return errors === 0;
 }
 
-const schema10 = {
+const schema11 = {
   type: 'object',
   required: ['code', 'message'],
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+  properties: {
+    code: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+    message: { type: 'string' },
+    data: { $ref: '#/definitions/OpenValue' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate27(
+function validate29(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8509,9 +9546,24 @@ function validate27(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'code' || key0 === 'message' || key0 === 'data')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.code !== undefined) {
-      let data0 = data.code;
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0))) {
+      let data1 = data.code;
+      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1))) {
         const err2 = {
           instancePath: instancePath + '/code',
           schemaPath: '#/properties/code/type',
@@ -8526,10 +9578,42 @@ function validate27(
         }
         errors++;
       }
+      if (typeof data1 == 'number') {
+        if (data1 > 9007199254740991 || isNaN(data1)) {
+          const err3 = {
+            instancePath: instancePath + '/code',
+            schemaPath: '#/properties/code/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+            message: 'must be <= 9007199254740991',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data1 < -9007199254740991 || isNaN(data1)) {
+          const err4 = {
+            instancePath: instancePath + '/code',
+            schemaPath: '#/properties/code/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: -9007199254740991 },
+            message: 'must be >= -9007199254740991',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
     }
     if (data.message !== undefined) {
       if (typeof data.message !== 'string') {
-        const err3 = {
+        const err5 = {
           instancePath: instancePath + '/message',
           schemaPath: '#/properties/message/type',
           keyword: 'type',
@@ -8537,15 +9621,28 @@ function validate27(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err5];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
+    if (data.data !== undefined) {
+      if (
+        !validate23(data.data, {
+          instancePath: instancePath + '/data',
+          parentData: data,
+          parentDataProperty: 'data',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
-    const err4 = {
+    const err6 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -8553,13 +9650,13 @@ function validate27(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err6];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err6);
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
 
@@ -8615,25 +9712,27 @@ function validate22(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'error')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -8641,16 +9740,29 @@ function validate22(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.error !== undefined) {
       if (
-        !validate27(data.error, {
+        !validate29(data.error, {
           instancePath: instancePath + '/error',
           parentData: data,
           parentDataProperty: 'error',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
     }
@@ -8673,7 +9785,7 @@ function validate22(
   return errors === 0;
 }
 
-const schema11 = {
+const schema12 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -8682,9 +9794,10 @@ const schema11 = {
     method: { type: 'string', const: 'initialize' },
     params: { $ref: '#/definitions/InitializeParams' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate33(
+function validate38(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8735,6 +9848,27 @@ function validate33(
         vErrors.push(err2);
       }
       errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'cwd' ||
+        key0 === 'provider' ||
+        key0 === 'model' ||
+        key0 === 'reasoningEffort' ||
+        key0 === 'maxTokens'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
     }
     if (data.cwd !== undefined) {
       if (typeof data.cwd !== 'string') {
@@ -8788,9 +9922,9 @@ function validate33(
       }
     }
     if (data.reasoningEffort !== undefined) {
-      let data3 = data.reasoningEffort;
-      if (typeof data3 === 'string') {
-        if (data3.length < 1) {
+      let data4 = data.reasoningEffort;
+      if (typeof data4 === 'string') {
+        if (data4.length < 1) {
           const err6 = {
             instancePath: instancePath + '/reasoningEffort',
             schemaPath: '#/properties/reasoningEffort/minLength',
@@ -8822,8 +9956,8 @@ function validate33(
       }
     }
     if (data.maxTokens !== undefined) {
-      let data4 = data.maxTokens;
-      if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4))) {
+      let data5 = data.maxTokens;
+      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5))) {
         const err8 = {
           instancePath: instancePath + '/maxTokens',
           schemaPath: '#/properties/maxTokens/type',
@@ -8838,8 +9972,8 @@ function validate33(
         }
         errors++;
       }
-      if (typeof data4 == 'number') {
-        if (data4 > 9007199254740991 || isNaN(data4)) {
+      if (typeof data5 == 'number') {
+        if (data5 > 9007199254740991 || isNaN(data5)) {
           const err9 = {
             instancePath: instancePath + '/maxTokens',
             schemaPath: '#/properties/maxTokens/maximum',
@@ -8854,7 +9988,7 @@ function validate33(
           }
           errors++;
         }
-        if (data4 < 1 || isNaN(data4)) {
+        if (data5 < 1 || isNaN(data5)) {
           const err10 = {
             instancePath: instancePath + '/maxTokens',
             schemaPath: '#/properties/maxTokens/minimum',
@@ -8886,11 +10020,11 @@ function validate33(
     }
     errors++;
   }
-  validate33.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
-function validate30(
+function validate34(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8957,25 +10091,27 @@ function validate30(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -8983,9 +10119,22 @@ function validate30(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.method !== undefined) {
-      let data2 = data.method;
-      if (typeof data2 !== 'string') {
+      let data3 = data.method;
+      if (typeof data3 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -9000,7 +10149,7 @@ function validate30(
         }
         errors++;
       }
-      if ('initialize' !== data2) {
+      if ('initialize' !== data3) {
         const err5 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -9018,14 +10167,14 @@ function validate30(
     }
     if (data.params !== undefined) {
       if (
-        !validate33(data.params, {
+        !validate38(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
         errors = vErrors.length;
       }
     }
@@ -9044,11 +10193,11 @@ function validate30(
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
-const schema13 = {
+const schema14 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9056,9 +10205,10 @@ const schema13 = {
     id: { $ref: '#/definitions/RequestId' },
     result: { $ref: '#/definitions/InitializeResult' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate39(
+function validate46(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9080,16 +10230,31 @@ function validate39(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'serverInfo')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.serverInfo !== undefined) {
       if (
-        !validate40(data.serverInfo, {
+        !validate48(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
@@ -9108,11 +10273,11 @@ function validate39(
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
 
-function validate36(
+function validate42(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9164,25 +10329,27 @@ function validate36(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'result')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -9190,16 +10357,29 @@ function validate36(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.result !== undefined) {
       if (
-        !validate39(data.result, {
+        !validate46(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
         errors = vErrors.length;
       }
     }
@@ -9218,11 +10398,11 @@ function validate36(
     }
     errors++;
   }
-  validate36.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
-const schema17 = {
+const schema18 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -9231,9 +10411,10 @@ const schema17 = {
     method: { type: 'string', const: 'session/prompt' },
     params: { $ref: '#/definitions/SessionPromptParams' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate49(
+function validate59(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9270,23 +10451,38 @@ function validate49(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'contentBlocks')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.contentBlocks !== undefined) {
-      let data1 = data.contentBlocks;
-      if (Array.isArray(data1)) {
-        if (data1.length < 1) {
+      let data2 = data.contentBlocks;
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
           const err2 = {
             instancePath: instancePath + '/contentBlocks',
             schemaPath: '#/properties/contentBlocks/minItems',
@@ -9301,17 +10497,17 @@ function validate49(
           }
           errors++;
         }
-        const len0 = data1.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate52(data1[i0], {
+            !validate63(data2[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
-              parentData: data1,
+              parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
             errors = vErrors.length;
           }
         }
@@ -9346,11 +10542,11 @@ function validate49(
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
 
-function validate46(
+function validate55(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9417,25 +10613,27 @@ function validate46(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -9443,9 +10641,22 @@ function validate46(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.method !== undefined) {
-      let data2 = data.method;
-      if (typeof data2 !== 'string') {
+      let data3 = data.method;
+      if (typeof data3 !== 'string') {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -9460,7 +10671,7 @@ function validate46(
         }
         errors++;
       }
-      if ('session/prompt' !== data2) {
+      if ('session/prompt' !== data3) {
         const err5 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -9478,14 +10689,14 @@ function validate46(
     }
     if (data.params !== undefined) {
       if (
-        !validate49(data.params, {
+        !validate59(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
@@ -9504,11 +10715,11 @@ function validate46(
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
 
-const schema31 = {
+const schema32 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9516,9 +10727,10 @@ const schema31 = {
     id: { $ref: '#/definitions/RequestId' },
     result: { $ref: '#/definitions/SessionPromptResult' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate84(
+function validate104(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9540,16 +10752,31 @@ function validate84(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'messageId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.messageId !== undefined) {
       if (
-        !validate85(data.messageId, {
+        !validate106(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
@@ -9568,11 +10795,11 @@ function validate84(
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
-function validate81(
+function validate100(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9624,25 +10851,27 @@ function validate81(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'result')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -9650,16 +10879,29 @@ function validate81(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.result !== undefined) {
       if (
-        !validate84(data.result, {
+        !validate104(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
@@ -9678,22 +10920,23 @@ function validate81(
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
-const schema34 = {
+const schema35 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method'],
   properties: {
     jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
     id: { $ref: '#/definitions/RequestId' },
     method: { type: 'string', const: 'shutdown' },
-    params: { type: ['object', 'null'] },
+    params: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate89(
+function validate110(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9745,25 +10988,27 @@ function validate89(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -9771,9 +11016,22 @@ function validate89(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.method !== undefined) {
-      let data2 = data.method;
-      if (typeof data2 !== 'string') {
+      let data3 = data.method;
+      if (typeof data3 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -9788,7 +11046,7 @@ function validate89(
         }
         errors++;
       }
-      if ('shutdown' !== data2) {
+      if ('shutdown' !== data3) {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -9805,13 +11063,13 @@ function validate89(
       }
     }
     if (data.params !== undefined) {
-      let data3 = data.params;
-      if (!(data3 && typeof data3 == 'object' && !Array.isArray(data3)) && data3 !== null) {
+      let data4 = data.params;
+      if (!(data4 && typeof data4 == 'object' && !Array.isArray(data4)) && data4 !== null) {
         const err5 = {
           instancePath: instancePath + '/params',
           schemaPath: '#/properties/params/type',
           keyword: 'type',
-          params: { type: schema34.properties.params.type },
+          params: { type: schema35.properties.params.type },
           message: 'must be object,null',
         };
         if (vErrors === null) {
@@ -9820,6 +11078,22 @@ function validate89(
           vErrors.push(err5);
         }
         errors++;
+      }
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        for (const key1 in data4) {
+          if (
+            !validate23(data4[key1], {
+              instancePath:
+                instancePath + '/params/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+              parentData: data4,
+              parentDataProperty: key1,
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            errors = vErrors.length;
+          }
+        }
       }
     }
   } else {
@@ -9837,11 +11111,11 @@ function validate89(
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
 
-const schema35 = {
+const schema36 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9849,15 +11123,30 @@ const schema35 = {
     id: { $ref: '#/definitions/RequestId' },
     result: { $ref: '#/definitions/ShutdownResult' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate96(
+function validate120(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (
+        !validate23(data[key0], {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key0,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
     const err0 = {
       instancePath,
       schemaPath: '#/type',
@@ -9872,11 +11161,11 @@ function validate96(
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
-function validate93(
+function validate116(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9928,25 +11217,27 @@ function validate93(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'result')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
-          rootData,
-        })
-      ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.id !== undefined) {
-      if (
-        !validate25(data.id, {
-          instancePath: instancePath + '/id',
-          parentData: data,
-          parentDataProperty: 'id',
           rootData,
         })
       ) {
@@ -9954,16 +11245,29 @@ function validate93(
         errors = vErrors.length;
       }
     }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.result !== undefined) {
       if (
-        !validate96(data.result, {
+        !validate120(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
         errors = vErrors.length;
       }
     }
@@ -9982,11 +11286,11 @@ function validate93(
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema38 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -9994,9 +11298,10 @@ const schema37 = {
     method: { type: 'string', const: 'session.event' },
     params: { $ref: '#/definitions/SessionEventNotification' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate101(
+function validate127(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10033,29 +11338,44 @@ function validate101(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'event')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate103(data.event, {
+        !validate130(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
         errors = vErrors.length;
       }
     }
@@ -10074,11 +11394,11 @@ function validate101(
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
-function validate99(
+function validate124(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10130,22 +11450,37 @@ function validate99(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.method !== undefined) {
-      let data1 = data.method;
-      if (typeof data1 !== 'string') {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -10160,7 +11495,7 @@ function validate99(
         }
         errors++;
       }
-      if ('session.event' !== data1) {
+      if ('session.event' !== data2) {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -10178,14 +11513,14 @@ function validate99(
     }
     if (data.params !== undefined) {
       if (
-        !validate101(data.params, {
+        !validate127(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
         errors = vErrors.length;
       }
     }
@@ -10204,11 +11539,11 @@ function validate99(
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-const schema69 = {
+const schema70 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10216,9 +11551,10 @@ const schema69 = {
     method: { type: 'string', const: 'session.status' },
     params: { $ref: '#/definitions/SessionStatusNotification' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate205(
+function validate258(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10255,29 +11591,44 @@ function validate205(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId' || key0 === 'status')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate61(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate207(data.status, {
+        !validate261(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+        vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
         errors = vErrors.length;
       }
     }
@@ -10296,11 +11647,11 @@ function validate205(
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 }
 
-function validate203(
+function validate255(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10352,22 +11703,37 @@ function validate203(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.method !== undefined) {
-      let data1 = data.method;
-      if (typeof data1 !== 'string') {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -10382,7 +11748,7 @@ function validate203(
         }
         errors++;
       }
-      if ('session.status' !== data1) {
+      if ('session.status' !== data2) {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -10400,14 +11766,14 @@ function validate203(
     }
     if (data.params !== undefined) {
       if (
-        !validate205(data.params, {
+        !validate258(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+        vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
         errors = vErrors.length;
       }
     }
@@ -10426,11 +11792,11 @@ function validate203(
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-const schema72 = {
+const schema73 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10438,9 +11804,10 @@ const schema72 = {
     method: { type: 'string', const: 'subagent.started' },
     params: { $ref: '#/definitions/SubagentStartedNotification' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate213(
+function validate268(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10477,29 +11844,44 @@ function validate213(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'parentSessionId' || key0 === 'childSessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate61(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate61(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
@@ -10518,11 +11900,11 @@ function validate213(
     }
     errors++;
   }
-  validate213.errors = vErrors;
+  validate268.errors = vErrors;
   return errors === 0;
 }
 
-function validate211(
+function validate265(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10574,22 +11956,37 @@ function validate211(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.method !== undefined) {
-      let data1 = data.method;
-      if (typeof data1 !== 'string') {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -10604,7 +12001,7 @@ function validate211(
         }
         errors++;
       }
-      if ('subagent.started' !== data1) {
+      if ('subagent.started' !== data2) {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -10622,14 +12019,14 @@ function validate211(
     }
     if (data.params !== undefined) {
       if (
-        !validate213(data.params, {
+        !validate268(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+        vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
         errors = vErrors.length;
       }
     }
@@ -10648,11 +12045,11 @@ function validate211(
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate265.errors = vErrors;
   return errors === 0;
 }
 
-const schema74 = {
+const schema75 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10660,9 +12057,10 @@ const schema74 = {
     method: { type: 'string', const: 'subagent.finished' },
     params: { $ref: '#/definitions/SubagentFinishedNotification' },
   },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate220(
+function validate277(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10759,6 +12157,29 @@ function validate220(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'provider' ||
+        key0 === 'agentId' ||
+        key0 === 'parentSessionId' ||
+        key0 === 'childSessionId' ||
+        key0 === 'status' ||
+        key0 === 'stopReason' ||
+        key0 === 'lastAssistantMessage'
+      )) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.provider !== undefined) {
       if (typeof data.provider !== 'string') {
         const err6 = {
@@ -10795,70 +12216,70 @@ function validate220(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate61(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate61(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate223(data.status, {
+        !validate281(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate225(data.stopReason, {
+        !validate283(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+        vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
         errors = vErrors.length;
       }
     }
     if (data.lastAssistantMessage !== undefined) {
-      let data6 = data.lastAssistantMessage;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
+      let data7 = data.lastAssistantMessage;
+      if (Array.isArray(data7)) {
+        const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data6[i0], {
+            !validate86(data7[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
-              parentData: data6,
+              parentData: data7,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
         }
@@ -10893,11 +12314,11 @@ function validate220(
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate277.errors = vErrors;
   return errors === 0;
 }
 
-function validate218(
+function validate274(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10949,22 +12370,37 @@ function validate218(
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
     if (data.jsonrpc !== undefined) {
       if (
-        !validate23(data.jsonrpc, {
+        !validate25(data.jsonrpc, {
           instancePath: instancePath + '/jsonrpc',
           parentData: data,
           parentDataProperty: 'jsonrpc',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.method !== undefined) {
-      let data1 = data.method;
-      if (typeof data1 !== 'string') {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
         const err3 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/type',
@@ -10979,7 +12415,7 @@ function validate218(
         }
         errors++;
       }
-      if ('subagent.finished' !== data1) {
+      if ('subagent.finished' !== data2) {
         const err4 = {
           instancePath: instancePath + '/method',
           schemaPath: '#/properties/method/const',
@@ -10997,14 +12433,14 @@ function validate218(
     }
     if (data.params !== undefined) {
       if (
-        !validate220(data.params, {
+        !validate277(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+        vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
         errors = vErrors.length;
       }
     }
@@ -11023,7 +12459,7 @@ function validate218(
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
@@ -11044,57 +12480,60 @@ function validate21(
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+    if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!validate36(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate42(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+        if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+          if (!validate100(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!validate89(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+            if (!validate110(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!validate93(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+              if (!validate116(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors =
+                  vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!validate99(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                if (
+                  !validate124(data, { instancePath, parentData, parentDataProperty, rootData })
+                ) {
                   vErrors =
-                    vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+                    vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -11102,10 +12541,10 @@ function validate21(
                 if (!valid0) {
                   const _errs9 = errors;
                   if (
-                    !validate203(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate255(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+                      vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -11113,10 +12552,10 @@ function validate21(
                   if (!valid0) {
                     const _errs10 = errors;
                     if (
-                      !validate211(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate265(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+                        vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -11124,7 +12563,7 @@ function validate21(
                     if (!valid0) {
                       const _errs11 = errors;
                       if (
-                        !validate218(data, {
+                        !validate274(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -11133,8 +12572,8 @@ function validate21(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate218.errors
-                            : vErrors.concat(validate218.errors);
+                            ? validate274.errors
+                            : vErrors.concat(validate274.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;

@@ -10,6 +10,10 @@ PROTOCOL_VERSION: Final = "0.1.0"
 """The version of DeepSeek Harness SDK protocol these bindings were generated from."""
 DEFAULT_MAX_FRAME_BYTES: Final = 67108864
 """Default frame size limit in bytes, counted without the `\\n`."""
+MAX_NESTING_DEPTH: Final = 64
+"""The deepest a line may nest, the frame object counting as level 1; a deeper line is `nesting-too-deep`."""
+MAX_SAFE_INTEGER: Final = 9007199254740991
+"""The largest magnitude of any number a payload carries (2^53−1): beyond it JavaScript and Python read numbers differently."""
 SERVER_NAME: Final = "deepseek-harness-sdk-runtime"
 """The wire-stable name every runtime reports in `serverInfo.name`."""
 
@@ -21,7 +25,7 @@ class ErrorCode(IntEnum):
     """Reserved by JSON-RPC. Never sent by this protocol: a line that is not JSON is ignored and reported to the transport's observer instead of being answered."""
 
     INVALID_REQUEST = -32600
-    """The request is not acceptable in the current state: a second `initialize` after a successful one, or any request after `shutdown` has been answered."""
+    """The request is not acceptable: a second `initialize` after a successful one, any request after `shutdown` has been answered, or a request nested deeper than `maxNestingDepth` (answered by the transport before any handler runs, with a message naming the limit)."""
 
     METHOD_NOT_FOUND = -32601
     """No handler is registered for the request's method."""
@@ -30,7 +34,7 @@ class ErrorCode(IntEnum):
     """The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation."""
 
     INTERNAL_ERROR = -32603
-    """A handler threw or rejected; the error's message is the response's `message`."""
+    """A handler threw or rejected, or returned a result that cannot be sent (JSON cannot hold it, or it is nested deeper than `maxNestingDepth`); the error's message is the response's `message`. The transport stays open."""
 
     NOT_INITIALIZED = -32002
     """A `session/prompt` arrived before a successful `initialize` (the code LSP uses for the same condition)."""
@@ -58,6 +62,7 @@ DiagnosticReason = Literal[
     "unknown-response-id",
     "invalid-notification-params",
     "notification-handler-failed",
+    "nesting-too-deep",
 ]
 """Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised."""
 
@@ -73,5 +78,6 @@ DIAGNOSTIC_REASONS: Final[tuple[DiagnosticReason, ...]] = (
     "unknown-response-id",
     "invalid-notification-params",
     "notification-handler-failed",
+    "nesting-too-deep",
 )
 """Every diagnostic reason, in IDL order."""

@@ -81,11 +81,11 @@ class AssistantReply(WireObject):
 
 
 Count: TypeAlias = int
-"""A non-negative integer: a turn, step, sequence number, index or count."""
+"""A non-negative safe integer (0 … 2^53−1): a turn, step, sequence number, index or count. A larger value is a violation, not a silent change: JavaScript could not hold it exactly."""
 
 
 EpochMillis: TypeAlias = int
-"""A wall-clock time in milliseconds since the Unix epoch."""
+"""A wall-clock time in milliseconds since the Unix epoch; a safe integer (±(2^53−1)), like every number of the protocol."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -452,7 +452,7 @@ ProtocolFrame: TypeAlias = (
     | SubagentStartedNotificationFrame
     | SubagentFinishedNotificationFrame
 )
-"""Any frame of the DeepSeek Harness SDK protocol 0.1.0. Newline-delimited JSON-RPC 2.0 spoken over stdio between an agent runtime (the server, a child process) and its SDK clients. Framing: one compact JSON text per `\\n`-terminated UTF-8 line; a line that is not strict JSON, not an object, a batch, or carries an `id` that is neither a string nor a number is ignored and reported to the transport's observer, never answered. Readers do not require the `jsonrpc` member; writers always send `"jsonrpc":"2.0"`. The default frame limit is 64 MiB, counted in bytes without the `\\n`."""
+"""Any frame of the DeepSeek Harness SDK protocol 0.1.0. Newline-delimited JSON-RPC 2.0 spoken over stdio between an agent runtime (the server, a child process) and its SDK clients. Framing: one compact JSON text per `\\n`-terminated UTF-8 line; a line that is not strict JSON, not an object, a batch, or carries an `id` that is neither a string nor a number is ignored and reported to the transport's observer, never answered. Readers do not require the `jsonrpc` member; writers always send `"jsonrpc":"2.0"`. The default frame limit is 64 MiB, counted in bytes without the `\\n`. Nesting: a line nested deeper than `maxNestingDepth` levels (the frame object is level 1; brackets inside strings do not count) is `nesting-too-deep`, whatever else is wrong with it: the transport checks before it parses, so nothing recursive ever sees it; when its top-level members read as a request with a valid `id`, it is answered `-32600` naming the limit, so no caller waits. Writers never send such a line: a handler's result nested deeper is answered `-32603`, and a request or notification that deep fails where it is sent. Numbers: every JSON number a payload carries lies within ±`maxSafeInteger` (2^53−1), the range where JavaScript and Python read the same value; beyond it JavaScript cannot hold an integer exactly (9007199254740993 reads as …992) and no double holds `1e400`. Typed integer fields say so with `minimum` and `maximum`; every member a schema does not name, open objects such as `usage` and unknown variants are held to the same range at any depth. The generated validators report a number outside it as a violation at its JSON pointer, like any other (`-32602` for a request's params, `invalid-notification-params` for a notification), so no such number reaches a typed handler; the bare transport does not check params, and a handler registered on it directly sees numbers as its language's JSON parser reads them. The transport itself holds the members it reads to the range: an `id` outside it is `invalid-id` (never answered, since it could not be echoed exactly), an `error.code` outside it is `invalid-message`."""
 
 
 SubagentStopReason: TypeAlias = str

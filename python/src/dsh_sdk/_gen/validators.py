@@ -16,15 +16,50 @@ from dsh_sdk.validation_runtime import (
     is_canonical_base64,
     is_integer,
     is_number,
+    member_pointer,
     passes,
     run,
+    unknown_members,
 )
 
-_STRINGS_0: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
-_STRINGS_1: Final = frozenset(("running", "idle"))
-_STRINGS_2: Final = frozenset(("ok", "error"))
-_STRINGS_3: Final = frozenset(("next-turn", "next-step"))
-_STRINGS_4: Final = frozenset(
+_STRINGS_0: Final = frozenset(("cwd", "provider", "model", "reasoningEffort", "maxTokens"))
+_STRINGS_1: Final = frozenset(("serverInfo",))
+_STRINGS_2: Final = frozenset(("name", "version"))
+_STRINGS_3: Final = frozenset(("sessionId", "contentBlocks"))
+_STRINGS_4: Final = frozenset(("type", "data", "mimeType", "attachment"))
+_STRINGS_5: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
+_STRINGS_6: Final = frozenset(("messageId",))
+_STRINGS_7: Final = frozenset(())
+_STRINGS_8: Final = frozenset(("sessionId", "event"))
+_STRINGS_9: Final = frozenset(("sessionId", "status"))
+_STRINGS_10: Final = frozenset(("running", "idle"))
+_STRINGS_11: Final = frozenset(("parentSessionId", "childSessionId"))
+_STRINGS_12: Final = frozenset(
+    (
+        "provider",
+        "agentId",
+        "parentSessionId",
+        "childSessionId",
+        "status",
+        "stopReason",
+        "lastAssistantMessage",
+    ),
+)
+_STRINGS_13: Final = frozenset(("ok", "error"))
+_STRINGS_14: Final = frozenset(("type", "seq", "time", "data"))
+_STRINGS_15: Final = frozenset(("target", "start", "removedCount", "inserted"))
+_STRINGS_16: Final = frozenset(("next-turn", "next-step"))
+_STRINGS_17: Final = frozenset(("turn",))
+_STRINGS_18: Final = frozenset(("turn", "step"))
+_STRINGS_19: Final = frozenset(("turn", "reason"))
+_STRINGS_20: Final = frozenset(("kind",))
+_STRINGS_21: Final = frozenset(("id", "role", "content", "source"))
+_STRINGS_22: Final = frozenset(("turn", "step", "delta"))
+_STRINGS_23: Final = frozenset(("message", "usage"))
+_STRINGS_24: Final = frozenset(("id", "role", "content"))
+_STRINGS_25: Final = frozenset(("turn", "step", "id", "name", "arguments"))
+_STRINGS_26: Final = frozenset(("toolCallId", "content", "isError"))
+_STRINGS_27: Final = frozenset(
     (
         "agent/inbox/spliced",
         "turn/start",
@@ -38,7 +73,19 @@ _STRINGS_4: Final = frozenset(
         "tool/result",
     ),
 )
-_STRINGS_5: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
+_STRINGS_28: Final = frozenset(("type", "text"))
+_STRINGS_29: Final = frozenset(("type", "attachment", "data"))
+_STRINGS_30: Final = frozenset(("attachmentId", "mediaType"))
+_STRINGS_31: Final = frozenset(("type", "id", "name", "arguments"))
+_STRINGS_32: Final = frozenset(("type", "toolCallId", "content", "isError"))
+_STRINGS_33: Final = frozenset(("type",))
+_STRINGS_34: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
+_STRINGS_35: Final = frozenset(("pointer", "message"))
+_STRINGS_36: Final = frozenset(("code", "message", "data"))
+_STRINGS_37: Final = frozenset(("jsonrpc", "id", "error"))
+_STRINGS_38: Final = frozenset(("jsonrpc", "id", "method", "params"))
+_STRINGS_39: Final = frozenset(("jsonrpc", "id", "result"))
+_STRINGS_40: Final = frozenset(("jsonrpc", "method", "params"))
 
 
 def validate_initialize_params(value: object) -> list[Violation]:
@@ -104,34 +151,38 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
             out.append((p + "/provider", "must have required property 'provider'"))
         if "model" not in v:
             out.append((p + "/model", "must have required property 'model'"))
-        x1 = v.get("cwd", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
-                out.append((p + "/cwd", "must be string"))
-        x2 = v.get("provider", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
-                out.append((p + "/provider", "must be string"))
-        x3 = v.get("model", ABSENT)
+        if not _STRINGS_0.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_0):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("cwd", ABSENT)
         if x3 is not ABSENT:
             if not isinstance(x3, str):
-                out.append((p + "/model", "must be string"))
-        x4 = v.get("reasoningEffort", ABSENT)
+                out.append((p + "/cwd", "must be string"))
+        x4 = v.get("provider", ABSENT)
         if x4 is not ABSENT:
-            if isinstance(x4, str):
-                if len(x4) < 1:
+            if not isinstance(x4, str):
+                out.append((p + "/provider", "must be string"))
+        x5 = v.get("model", ABSENT)
+        if x5 is not ABSENT:
+            if not isinstance(x5, str):
+                out.append((p + "/model", "must be string"))
+        x6 = v.get("reasoningEffort", ABSENT)
+        if x6 is not ABSENT:
+            if isinstance(x6, str):
+                if len(x6) < 1:
                     out.append((p + "/reasoningEffort", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/reasoningEffort", "must be string"))
-        x5 = v.get("maxTokens", ABSENT)
-        if x5 is not ABSENT:
-            if is_number(x5):
-                if x5 > 9007199254740991 or x5 != x5:
-                    out.append((p + "/maxTokens", "must be <= 9007199254740991"))
-                if x5 < 1 or x5 != x5:
-                    out.append((p + "/maxTokens", "must be >= 1"))
-            if not is_integer(x5):
+        x7 = v.get("maxTokens", ABSENT)
+        if x7 is not ABSENT:
+            if not is_integer(x7):
                 out.append((p + "/maxTokens", "must be integer"))
+            if is_number(x7):
+                if x7 > 9007199254740991 or x7 != x7:
+                    out.append((p + "/maxTokens", "must be <= 9007199254740991"))
+                if x7 < 1 or x7 != x7:
+                    out.append((p + "/maxTokens", "must be >= 1"))
     else:
         out.append((p, "must be object"))
 
@@ -140,9 +191,13 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "serverInfo" not in v:
             out.append((p + "/serverInfo", "must have required property 'serverInfo'"))
-        x1 = v.get("serverInfo", ABSENT)
-        if x1 is not ABSENT:
-            _check_server_info(x1, p + "/serverInfo", out)
+        if not _STRINGS_1.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_1):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("serverInfo", ABSENT)
+        if x3 is not ABSENT:
+            _check_server_info(x3, p + "/serverInfo", out)
     else:
         out.append((p, "must be object"))
 
@@ -153,22 +208,26 @@ def _check_server_info(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "version" not in v:
             out.append((p + "/version", "must have required property 'version'"))
-        x1 = v.get("name", ABSENT)
-        if x1 is not ABSENT:
-            _check_server_name(x1, p + "/name", out)
-        x2 = v.get("version", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+        if not _STRINGS_2.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_2):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("name", ABSENT)
+        if x3 is not ABSENT:
+            _check_server_name(x3, p + "/name", out)
+        x4 = v.get("version", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/version", "must be string"))
     else:
         out.append((p, "must be object"))
 
 
 def _check_server_name(v: Any, p: str, out: Out) -> None:
-    if v != "deepseek-harness-sdk-runtime":
-        out.append((p, "must be equal to constant"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if v != "deepseek-harness-sdk-runtime":
+        out.append((p, "must be equal to constant"))
 
 
 def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
@@ -177,16 +236,20 @@ def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "contentBlocks" not in v:
             out.append((p + "/contentBlocks", "must have required property 'contentBlocks'"))
-        x1 = v.get("sessionId", ABSENT)
-        if x1 is not ABSENT:
-            _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("contentBlocks", ABSENT)
-        if x2 is not ABSENT:
-            if isinstance(x2, list):
-                if len(x2) < 1:
+        if not _STRINGS_3.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_3):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("sessionId", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_id(x3, p + "/sessionId", out)
+        x4 = v.get("contentBlocks", ABSENT)
+        if x4 is not ABSENT:
+            if isinstance(x4, list):
+                if len(x4) < 1:
                     out.append((p + "/contentBlocks", "must NOT have fewer than 1 items"))
-                for i3, x4 in enumerate(x2):
-                    _check_sdk_prompt_content_block(x4, f"{p}/contentBlocks/{i3}", out)
+                for i5, x6 in enumerate(x4):
+                    _check_sdk_prompt_content_block(x6, f"{p}/contentBlocks/{i5}", out)
             else:
                 out.append((p + "/contentBlocks", "must be array"))
     else:
@@ -227,22 +290,26 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if "mimeType" not in v:
             out.append((p + "/mimeType", "must have required property 'mimeType'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "image":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
+        if not _STRINGS_4.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_4):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("data", ABSENT)
-        if x2 is not ABSENT:
-            if isinstance(x2, str):
-                if not is_canonical_base64(x2):
+            if x3 != "image":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("data", ABSENT)
+        if x4 is not ABSENT:
+            if isinstance(x4, str):
+                if not is_canonical_base64(x4):
                     out.append((p + "/data", "must be canonical padded base64"))
             else:
                 out.append((p + "/data", "must be string"))
-        x3 = v.get("mimeType", ABSENT)
-        if x3 is not ABSENT:
-            _check_image_mime_type(x3, p + "/mimeType", out)
+        x5 = v.get("mimeType", ABSENT)
+        if x5 is not ABSENT:
+            _check_image_mime_type(x5, p + "/mimeType", out)
         if "attachment" in v:
             out.append((p + "/attachment", "must not be present"))
     else:
@@ -250,25 +317,33 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
 
 
 def _check_image_mime_type(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_0):
-        out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if not (isinstance(v, str) and v in _STRINGS_5):
+        out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "messageId" not in v:
             out.append((p + "/messageId", "must have required property 'messageId'"))
-        x1 = v.get("messageId", ABSENT)
-        if x1 is not ABSENT:
-            _check_message_id(x1, p + "/messageId", out)
+        if not _STRINGS_6.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_6):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("messageId", ABSENT)
+        if x3 is not ABSENT:
+            _check_message_id(x3, p + "/messageId", out)
     else:
         out.append((p, "must be object"))
 
 
 def _check_shutdown_result(v: Any, p: str, out: Out) -> None:
-    if not isinstance(v, dict):
+    if isinstance(v, dict):
+        for k1 in unknown_members(v, _STRINGS_7):
+            q2 = member_pointer(p, k1)
+            _check_open_value(v[k1], q2, out)
+    else:
         out.append((p, "must be object"))
 
 
@@ -278,12 +353,16 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "event" not in v:
             out.append((p + "/event", "must have required property 'event'"))
-        x1 = v.get("sessionId", ABSENT)
-        if x1 is not ABSENT:
-            _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("event", ABSENT)
-        if x2 is not ABSENT:
-            _check_session_event(x2, p + "/event", out)
+        if not _STRINGS_8.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_8):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("sessionId", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_id(x3, p + "/sessionId", out)
+        x4 = v.get("event", ABSENT)
+        if x4 is not ABSENT:
+            _check_session_event(x4, p + "/event", out)
     else:
         out.append((p, "must be object"))
 
@@ -294,21 +373,25 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "status" not in v:
             out.append((p + "/status", "must have required property 'status'"))
-        x1 = v.get("sessionId", ABSENT)
-        if x1 is not ABSENT:
-            _check_session_id(x1, p + "/sessionId", out)
-        x2 = v.get("status", ABSENT)
-        if x2 is not ABSENT:
-            _check_session_status(x2, p + "/status", out)
+        if not _STRINGS_9.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_9):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("sessionId", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_id(x3, p + "/sessionId", out)
+        x4 = v.get("status", ABSENT)
+        if x4 is not ABSENT:
+            _check_session_status(x4, p + "/status", out)
     else:
         out.append((p, "must be object"))
 
 
 def _check_session_status(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_1):
-        out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if not (isinstance(v, str) and v in _STRINGS_10):
+        out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
@@ -317,12 +400,16 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/parentSessionId", "must have required property 'parentSessionId'"))
         if "childSessionId" not in v:
             out.append((p + "/childSessionId", "must have required property 'childSessionId'"))
-        x1 = v.get("parentSessionId", ABSENT)
-        if x1 is not ABSENT:
-            _check_session_id(x1, p + "/parentSessionId", out)
-        x2 = v.get("childSessionId", ABSENT)
-        if x2 is not ABSENT:
-            _check_session_id(x2, p + "/childSessionId", out)
+        if not _STRINGS_11.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_11):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("parentSessionId", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_id(x3, p + "/parentSessionId", out)
+        x4 = v.get("childSessionId", ABSENT)
+        if x4 is not ABSENT:
+            _check_session_id(x4, p + "/childSessionId", out)
     else:
         out.append((p, "must be object"))
 
@@ -341,31 +428,35 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/status", "must have required property 'status'"))
         if "stopReason" not in v:
             out.append((p + "/stopReason", "must have required property 'stopReason'"))
-        x1 = v.get("provider", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
-                out.append((p + "/provider", "must be string"))
-        x2 = v.get("agentId", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
-                out.append((p + "/agentId", "must be string"))
-        x3 = v.get("parentSessionId", ABSENT)
+        if not _STRINGS_12.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_12):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("provider", ABSENT)
         if x3 is not ABSENT:
-            _check_session_id(x3, p + "/parentSessionId", out)
-        x4 = v.get("childSessionId", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/provider", "must be string"))
+        x4 = v.get("agentId", ABSENT)
         if x4 is not ABSENT:
-            _check_session_id(x4, p + "/childSessionId", out)
-        x5 = v.get("status", ABSENT)
+            if not isinstance(x4, str):
+                out.append((p + "/agentId", "must be string"))
+        x5 = v.get("parentSessionId", ABSENT)
         if x5 is not ABSENT:
-            _check_sdk_run_status(x5, p + "/status", out)
-        x6 = v.get("stopReason", ABSENT)
+            _check_session_id(x5, p + "/parentSessionId", out)
+        x6 = v.get("childSessionId", ABSENT)
         if x6 is not ABSENT:
-            _check_subagent_stop_reason(x6, p + "/stopReason", out)
-        x7 = v.get("lastAssistantMessage", ABSENT)
+            _check_session_id(x6, p + "/childSessionId", out)
+        x7 = v.get("status", ABSENT)
         if x7 is not ABSENT:
-            if isinstance(x7, list):
-                for i8, x9 in enumerate(x7):
-                    _check_content_block(x9, f"{p}/lastAssistantMessage/{i8}", out)
+            _check_sdk_run_status(x7, p + "/status", out)
+        x8 = v.get("stopReason", ABSENT)
+        if x8 is not ABSENT:
+            _check_subagent_stop_reason(x8, p + "/stopReason", out)
+        x9 = v.get("lastAssistantMessage", ABSENT)
+        if x9 is not ABSENT:
+            if isinstance(x9, list):
+                for i10, x11 in enumerate(x9):
+                    _check_content_block(x11, f"{p}/lastAssistantMessage/{i10}", out)
             else:
                 out.append((p + "/lastAssistantMessage", "must be array"))
     else:
@@ -373,10 +464,10 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
 
 
 def _check_sdk_run_status(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_2):
-        out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if not (isinstance(v, str) and v in _STRINGS_13):
+        out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_session_id(v: Any, p: str, out: Out) -> None:
@@ -396,16 +487,23 @@ def _check_message_id(v: Any, p: str, out: Out) -> None:
 
 
 def _check_count(v: Any, p: str, out: Out) -> None:
-    if is_number(v):
-        if v < 0 or v != v:
-            out.append((p, "must be >= 0"))
     if not is_integer(v):
         out.append((p, "must be integer"))
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < 0 or v != v:
+            out.append((p, "must be >= 0"))
 
 
 def _check_epoch_millis(v: Any, p: str, out: Out) -> None:
     if not is_integer(v):
         out.append((p, "must be integer"))
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < -9007199254740991 or v != v:
+            out.append((p, "must be >= -9007199254740991"))
 
 
 def _check_session_event(v: Any, p: str, out: Out) -> None:
@@ -452,21 +550,25 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "agent/inbox/spliced":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "agent/inbox/spliced":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_inbox_splice(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_inbox_splice(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -479,20 +581,24 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
             out.append((p + "/start", "must have required property 'start'"))
         if "inserted" not in v:
             out.append((p + "/inserted", "must have required property 'inserted'"))
-        x1 = v.get("target", ABSENT)
-        if x1 is not ABSENT:
-            _check_inbox_target(x1, p + "/target", out)
-        x2 = v.get("start", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/start", out)
-        x3 = v.get("removedCount", ABSENT)
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("target", ABSENT)
         if x3 is not ABSENT:
-            _check_count(x3, p + "/removedCount", out)
-        x4 = v.get("inserted", ABSENT)
+            _check_inbox_target(x3, p + "/target", out)
+        x4 = v.get("start", ABSENT)
         if x4 is not ABSENT:
-            if isinstance(x4, list):
-                for i5, x6 in enumerate(x4):
-                    _check_user_message(x6, f"{p}/inserted/{i5}", out)
+            _check_count(x4, p + "/start", out)
+        x5 = v.get("removedCount", ABSENT)
+        if x5 is not ABSENT:
+            _check_count(x5, p + "/removedCount", out)
+        x6 = v.get("inserted", ABSENT)
+        if x6 is not ABSENT:
+            if isinstance(x6, list):
+                for i7, x8 in enumerate(x6):
+                    _check_user_message(x8, f"{p}/inserted/{i7}", out)
             else:
                 out.append((p + "/inserted", "must be array"))
     else:
@@ -500,10 +606,10 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
 
 
 def _check_inbox_target(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_3):
-        out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if not (isinstance(v, str) and v in _STRINGS_16):
+        out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
@@ -516,21 +622,25 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "turn/start":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "turn/start":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_turn_ref(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_turn_ref(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -539,9 +649,13 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
-        x1 = v.get("turn", ABSENT)
-        if x1 is not ABSENT:
-            _check_count(x1, p + "/turn", out)
+        if not _STRINGS_17.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_17):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("turn", ABSENT)
+        if x3 is not ABSENT:
+            _check_count(x3, p + "/turn", out)
     else:
         out.append((p, "must be object"))
 
@@ -556,21 +670,25 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "step/start":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "step/start":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_step_ref(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_step_ref(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -585,21 +703,25 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "step/end":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "step/end":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_step_ref(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_step_ref(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -610,12 +732,16 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "step" not in v:
             out.append((p + "/step", "must have required property 'step'"))
-        x1 = v.get("turn", ABSENT)
-        if x1 is not ABSENT:
-            _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/step", out)
+        if not _STRINGS_18.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_18):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("turn", ABSENT)
+        if x3 is not ABSENT:
+            _check_count(x3, p + "/turn", out)
+        x4 = v.get("step", ABSENT)
+        if x4 is not ABSENT:
+            _check_count(x4, p + "/step", out)
     else:
         out.append((p, "must be object"))
 
@@ -630,21 +756,25 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "turn/end":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "turn/end":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_turn_end(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_turn_end(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -655,12 +785,16 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "reason" not in v:
             out.append((p + "/reason", "must have required property 'reason'"))
-        x1 = v.get("turn", ABSENT)
-        if x1 is not ABSENT:
-            _check_count(x1, p + "/turn", out)
-        x2 = v.get("reason", ABSENT)
-        if x2 is not ABSENT:
-            _check_turn_end_reason(x2, p + "/reason", out)
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("turn", ABSENT)
+        if x3 is not ABSENT:
+            _check_count(x3, p + "/turn", out)
+        x4 = v.get("reason", ABSENT)
+        if x4 is not ABSENT:
+            _check_turn_end_reason(x4, p + "/reason", out)
     else:
         out.append((p, "must be object"))
 
@@ -669,9 +803,13 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        x1 = v.get("kind", ABSENT)
-        if x1 is not ABSENT:
-            _check_turn_end_kind(x1, p + "/kind", out)
+        if not _STRINGS_20.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_20):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("kind", ABSENT)
+        if x3 is not ABSENT:
+            _check_turn_end_kind(x3, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
@@ -691,21 +829,25 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "user/message":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "user/message":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_user_message(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_user_message(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -720,25 +862,29 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "source" not in v:
             out.append((p + "/source", "must have required property 'source'"))
-        x1 = v.get("id", ABSENT)
-        if x1 is not ABSENT:
-            _check_message_id(x1, p + "/id", out)
-        x2 = v.get("role", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "user":
-                out.append((p + "/role", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/role", "must be string"))
-        x3 = v.get("content", ABSENT)
+        if not _STRINGS_21.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_21):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("id", ABSENT)
         if x3 is not ABSENT:
-            if isinstance(x3, list):
-                for i4, x5 in enumerate(x3):
-                    _check_content_block(x5, f"{p}/content/{i4}", out)
+            _check_message_id(x3, p + "/id", out)
+        x4 = v.get("role", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/role", "must be string"))
+            if x4 != "user":
+                out.append((p + "/role", "must be equal to constant"))
+        x5 = v.get("content", ABSENT)
+        if x5 is not ABSENT:
+            if isinstance(x5, list):
+                for i6, x7 in enumerate(x5):
+                    _check_content_block(x7, f"{p}/content/{i6}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x6 = v.get("source", ABSENT)
-        if x6 is not ABSENT:
-            _check_message_source(x6, p + "/source", out)
+        x8 = v.get("source", ABSENT)
+        if x8 is not ABSENT:
+            _check_message_source(x8, p + "/source", out)
     else:
         out.append((p, "must be object"))
 
@@ -747,9 +893,13 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        x1 = v.get("kind", ABSENT)
-        if x1 is not ABSENT:
-            _check_message_source_kind(x1, p + "/kind", out)
+        if not _STRINGS_20.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_20):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("kind", ABSENT)
+        if x3 is not ABSENT:
+            _check_message_source_kind(x3, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
@@ -769,21 +919,25 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "assistant/chunk":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "assistant/chunk":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_assistant_chunk(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_assistant_chunk(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -796,15 +950,19 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if "delta" not in v:
             out.append((p + "/delta", "must have required property 'delta'"))
-        x1 = v.get("turn", ABSENT)
-        if x1 is not ABSENT:
-            _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/step", out)
-        x3 = v.get("delta", ABSENT)
+        if not _STRINGS_22.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_22):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("turn", ABSENT)
         if x3 is not ABSENT:
-            _check_content_block(x3, p + "/delta", out)
+            _check_count(x3, p + "/turn", out)
+        x4 = v.get("step", ABSENT)
+        if x4 is not ABSENT:
+            _check_count(x4, p + "/step", out)
+        x5 = v.get("delta", ABSENT)
+        if x5 is not ABSENT:
+            _check_content_block(x5, p + "/delta", out)
     else:
         out.append((p, "must be object"))
 
@@ -819,21 +977,25 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "assistant/message":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "assistant/message":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_assistant_reply(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_assistant_reply(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -842,12 +1004,16 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("message", ABSENT)
-        if x1 is not ABSENT:
-            _check_assistant_message(x1, p + "/message", out)
-        x2 = v.get("usage", ABSENT)
-        if x2 is not ABSENT:
-            _check_usage(x2, p + "/usage", out)
+        if not _STRINGS_23.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_23):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("message", ABSENT)
+        if x3 is not ABSENT:
+            _check_assistant_message(x3, p + "/message", out)
+        x4 = v.get("usage", ABSENT)
+        if x4 is not ABSENT:
+            _check_usage(x4, p + "/usage", out)
     else:
         out.append((p, "must be object"))
 
@@ -860,20 +1026,24 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/role", "must have required property 'role'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        x1 = v.get("id", ABSENT)
-        if x1 is not ABSENT:
-            _check_message_id(x1, p + "/id", out)
-        x2 = v.get("role", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "assistant":
-                out.append((p + "/role", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/role", "must be string"))
-        x3 = v.get("content", ABSENT)
+        if not _STRINGS_24.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_24):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("id", ABSENT)
         if x3 is not ABSENT:
-            if isinstance(x3, list):
-                for i4, x5 in enumerate(x3):
-                    _check_content_block(x5, f"{p}/content/{i4}", out)
+            _check_message_id(x3, p + "/id", out)
+        x4 = v.get("role", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/role", "must be string"))
+            if x4 != "assistant":
+                out.append((p + "/role", "must be equal to constant"))
+        x5 = v.get("content", ABSENT)
+        if x5 is not ABSENT:
+            if isinstance(x5, list):
+                for i6, x7 in enumerate(x5):
+                    _check_content_block(x7, f"{p}/content/{i6}", out)
             else:
                 out.append((p + "/content", "must be array"))
     else:
@@ -881,7 +1051,11 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
 
 
 def _check_usage(v: Any, p: str, out: Out) -> None:
-    if not isinstance(v, dict):
+    if isinstance(v, dict):
+        for k1 in unknown_members(v, _STRINGS_7):
+            q2 = member_pointer(p, k1)
+            _check_open_value(v[k1], q2, out)
+    else:
         out.append((p, "must be object"))
 
 
@@ -895,21 +1069,25 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool/call":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "tool/call":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_tool_call(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_tool_call(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -926,23 +1104,27 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        x1 = v.get("turn", ABSENT)
-        if x1 is not ABSENT:
-            _check_count(x1, p + "/turn", out)
-        x2 = v.get("step", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/step", out)
-        x3 = v.get("id", ABSENT)
+        if not _STRINGS_25.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_25):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("turn", ABSENT)
         if x3 is not ABSENT:
-            if not isinstance(x3, str):
-                out.append((p + "/id", "must be string"))
-        x4 = v.get("name", ABSENT)
+            _check_count(x3, p + "/turn", out)
+        x4 = v.get("step", ABSENT)
         if x4 is not ABSENT:
-            if not isinstance(x4, str):
-                out.append((p + "/name", "must be string"))
-        x5 = v.get("arguments", ABSENT)
+            _check_count(x4, p + "/step", out)
+        x5 = v.get("id", ABSENT)
         if x5 is not ABSENT:
             if not isinstance(x5, str):
+                out.append((p + "/id", "must be string"))
+        x6 = v.get("name", ABSENT)
+        if x6 is not ABSENT:
+            if not isinstance(x6, str):
+                out.append((p + "/name", "must be string"))
+        x7 = v.get("arguments", ABSENT)
+        if x7 is not ABSENT:
+            if not isinstance(x7, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -958,21 +1140,25 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool/result":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "tool/result":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            _check_tool_result(x4, p + "/data", out)
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            _check_tool_result(x6, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -985,20 +1171,24 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "isError" not in v:
             out.append((p + "/isError", "must have required property 'isError'"))
-        x1 = v.get("toolCallId", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
+        if not _STRINGS_26.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_26):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("toolCallId", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/toolCallId", "must be string"))
-        x2 = v.get("content", ABSENT)
-        if x2 is not ABSENT:
-            if isinstance(x2, list):
-                for i3, x4 in enumerate(x2):
-                    _check_content_block(x4, f"{p}/content/{i3}", out)
+        x4 = v.get("content", ABSENT)
+        if x4 is not ABSENT:
+            if isinstance(x4, list):
+                for i5, x6 in enumerate(x4):
+                    _check_content_block(x6, f"{p}/content/{i5}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x5 = v.get("isError", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, bool):
+        x7 = v.get("isError", ABSENT)
+        if x7 is not ABSENT:
+            if not isinstance(x7, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
@@ -1014,21 +1204,29 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if passes(_check_16, x1):
-                out.append((p + "/type", "must NOT be valid"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("seq", ABSENT)
-        if x2 is not ABSENT:
-            _check_count(x2, p + "/seq", out)
-        x3 = v.get("time", ABSENT)
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            _check_epoch_millis(x3, p + "/time", out)
-        x4 = v.get("data", ABSENT)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if passes(_check_16, x3):
+                out.append((p + "/type", "must NOT be valid"))
+        x4 = v.get("seq", ABSENT)
         if x4 is not ABSENT:
-            if not isinstance(x4, dict):
+            _check_count(x4, p + "/seq", out)
+        x5 = v.get("time", ABSENT)
+        if x5 is not ABSENT:
+            _check_epoch_millis(x5, p + "/time", out)
+        x6 = v.get("data", ABSENT)
+        if x6 is not ABSENT:
+            if isinstance(x6, dict):
+                for k7 in unknown_members(x6, _STRINGS_7):
+                    q8 = member_pointer(p + "/data", k7)
+                    _check_open_value(x6[k7], q8, out)
+            else:
                 out.append((p + "/data", "must be object"))
     else:
         out.append((p, "must be object"))
@@ -1064,15 +1262,19 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "text":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
+        if not _STRINGS_28.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_28):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("text", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+            if x3 != "text":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("text", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1084,15 +1286,19 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "reasoning":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
+        if not _STRINGS_28.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_28):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("text", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+            if x3 != "reasoning":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("text", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1104,15 +1310,19 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "attachment" not in v:
             out.append((p + "/attachment", "must have required property 'attachment'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "image":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_29):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
-        x2 = v.get("attachment", ABSENT)
-        if x2 is not ABSENT:
-            _check_image_attachment(x2, p + "/attachment", out)
+            if x3 != "image":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("attachment", ABSENT)
+        if x4 is not ABSENT:
+            _check_image_attachment(x4, p + "/attachment", out)
         if "data" in v:
             out.append((p + "/data", "must not be present"))
     else:
@@ -1125,16 +1335,20 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
             out.append((p + "/attachmentId", "must have required property 'attachmentId'"))
         if "mediaType" not in v:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
-        x1 = v.get("attachmentId", ABSENT)
-        if x1 is not ABSENT:
-            if isinstance(x1, str):
-                if len(x1) < 1:
+        if not _STRINGS_30.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_30):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("attachmentId", ABSENT)
+        if x3 is not ABSENT:
+            if isinstance(x3, str):
+                if len(x3) < 1:
                     out.append((p + "/attachmentId", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/attachmentId", "must be string"))
-        x2 = v.get("mediaType", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+        x4 = v.get("mediaType", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/mediaType", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1150,23 +1364,27 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool-call":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
-                out.append((p + "/id", "must be string"))
-        x3 = v.get("name", ABSENT)
+        if not _STRINGS_31.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_31):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
             if not isinstance(x3, str):
-                out.append((p + "/name", "must be string"))
-        x4 = v.get("arguments", ABSENT)
+                out.append((p + "/type", "must be string"))
+            if x3 != "tool-call":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("id", ABSENT)
         if x4 is not ABSENT:
             if not isinstance(x4, str):
+                out.append((p + "/id", "must be string"))
+        x5 = v.get("name", ABSENT)
+        if x5 is not ABSENT:
+            if not isinstance(x5, str):
+                out.append((p + "/name", "must be string"))
+        x6 = v.get("arguments", ABSENT)
+        if x6 is not ABSENT:
+            if not isinstance(x6, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1180,26 +1398,30 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool-result":
-                out.append((p + "/type", "must be equal to constant"))
-            if not isinstance(x1, str):
-                out.append((p + "/type", "must be string"))
-        x2 = v.get("toolCallId", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
-                out.append((p + "/toolCallId", "must be string"))
-        x3 = v.get("content", ABSENT)
+        if not _STRINGS_32.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_32):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
         if x3 is not ABSENT:
-            if isinstance(x3, list):
-                for i4, x5 in enumerate(x3):
-                    _check_content_block(x5, f"{p}/content/{i4}", out)
+            if not isinstance(x3, str):
+                out.append((p + "/type", "must be string"))
+            if x3 != "tool-result":
+                out.append((p + "/type", "must be equal to constant"))
+        x4 = v.get("toolCallId", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/toolCallId", "must be string"))
+        x5 = v.get("content", ABSENT)
+        if x5 is not ABSENT:
+            if isinstance(x5, list):
+                for i6, x7 in enumerate(x5):
+                    _check_content_block(x7, f"{p}/content/{i6}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x6 = v.get("isError", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, bool):
+        x8 = v.get("isError", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
@@ -1209,12 +1431,16 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if passes(_check_17, x1):
-                out.append((p + "/type", "must NOT be valid"))
-            if not isinstance(x1, str):
+        if not _STRINGS_33.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_33):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
+            if passes(_check_17, x3):
+                out.append((p + "/type", "must NOT be valid"))
     else:
         out.append((p, "must be object"))
 
@@ -1238,13 +1464,17 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
             out.append((p + "/pointer", "must have required property 'pointer'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("pointer", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
+        if not _STRINGS_35.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_35):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("pointer", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/pointer", "must be string"))
-        x2 = v.get("message", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+        x4 = v.get("message", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/message", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1253,13 +1483,18 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
 def _check_request_id(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) or is_number(v)):
         out.append((p, "must be string,number"))
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < -9007199254740991 or v != v:
+            out.append((p, "must be >= -9007199254740991"))
 
 
 def _check_json_rpc_version(v: Any, p: str, out: Out) -> None:
-    if v != "2.0":
-        out.append((p, "must be equal to constant"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+    if v != "2.0":
+        out.append((p, "must be equal to constant"))
 
 
 def _check_response_error(v: Any, p: str, out: Out) -> None:
@@ -1268,14 +1503,26 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
             out.append((p + "/code", "must have required property 'code'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        x1 = v.get("code", ABSENT)
-        if x1 is not ABSENT:
-            if not is_integer(x1):
+        if not _STRINGS_36.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_36):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("code", ABSENT)
+        if x3 is not ABSENT:
+            if not is_integer(x3):
                 out.append((p + "/code", "must be integer"))
-        x2 = v.get("message", ABSENT)
-        if x2 is not ABSENT:
-            if not isinstance(x2, str):
+            if is_number(x3):
+                if x3 > 9007199254740991 or x3 != x3:
+                    out.append((p + "/code", "must be <= 9007199254740991"))
+                if x3 < -9007199254740991 or x3 != x3:
+                    out.append((p + "/code", "must be >= -9007199254740991"))
+        x4 = v.get("message", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
                 out.append((p + "/message", "must be string"))
+        x5 = v.get("data", ABSENT)
+        if x5 is not ABSENT:
+            _check_open_value(x5, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -1288,15 +1535,19 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "error" not in v:
             out.append((p + "/error", "must have required property 'error'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("error", ABSENT)
+        if not _STRINGS_37.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_37):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_response_error(x3, p + "/error", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
+        if x4 is not ABSENT:
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("error", ABSENT)
+        if x5 is not ABSENT:
+            _check_response_error(x5, p + "/error", out)
     else:
         out.append((p, "must be object"))
 
@@ -1311,21 +1562,25 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", ABSENT)
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            if x3 != "initialize":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x3, str):
-                out.append((p + "/method", "must be string"))
-        x4 = v.get("params", ABSENT)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
         if x4 is not ABSENT:
-            _check_initialize_params(x4, p + "/params", out)
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("method", ABSENT)
+        if x5 is not ABSENT:
+            if not isinstance(x5, str):
+                out.append((p + "/method", "must be string"))
+            if x5 != "initialize":
+                out.append((p + "/method", "must be equal to constant"))
+        x6 = v.get("params", ABSENT)
+        if x6 is not ABSENT:
+            _check_initialize_params(x6, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1338,15 +1593,19 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", ABSENT)
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_initialize_result(x3, p + "/result", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
+        if x4 is not ABSENT:
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("result", ABSENT)
+        if x5 is not ABSENT:
+            _check_initialize_result(x5, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1361,21 +1620,25 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", ABSENT)
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            if x3 != "session/prompt":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x3, str):
-                out.append((p + "/method", "must be string"))
-        x4 = v.get("params", ABSENT)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
         if x4 is not ABSENT:
-            _check_session_prompt_params(x4, p + "/params", out)
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("method", ABSENT)
+        if x5 is not ABSENT:
+            if not isinstance(x5, str):
+                out.append((p + "/method", "must be string"))
+            if x5 != "session/prompt":
+                out.append((p + "/method", "must be equal to constant"))
+        x6 = v.get("params", ABSENT)
+        if x6 is not ABSENT:
+            _check_session_prompt_params(x6, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1388,15 +1651,19 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", ABSENT)
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_session_prompt_result(x3, p + "/result", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
+        if x4 is not ABSENT:
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("result", ABSENT)
+        if x5 is not ABSENT:
+            _check_session_prompt_result(x5, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1409,22 +1676,30 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "method" not in v:
             out.append((p + "/method", "must have required property 'method'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("method", ABSENT)
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            if x3 != "shutdown":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x3, str):
-                out.append((p + "/method", "must be string"))
-        x4 = v.get("params", ABSENT)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
         if x4 is not ABSENT:
-            if not (isinstance(x4, dict) or x4 is None):
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("method", ABSENT)
+        if x5 is not ABSENT:
+            if not isinstance(x5, str):
+                out.append((p + "/method", "must be string"))
+            if x5 != "shutdown":
+                out.append((p + "/method", "must be equal to constant"))
+        x6 = v.get("params", ABSENT)
+        if x6 is not ABSENT:
+            if not (isinstance(x6, dict) or x6 is None):
                 out.append((p + "/params", "must be object,null"))
+            if isinstance(x6, dict):
+                for k7 in unknown_members(x6, _STRINGS_7):
+                    q8 = member_pointer(p + "/params", k7)
+                    _check_open_value(x6[k7], q8, out)
     else:
         out.append((p, "must be object"))
 
@@ -1437,15 +1712,19 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("id", ABSENT)
-        if x2 is not ABSENT:
-            _check_request_id(x2, p + "/id", out)
-        x3 = v.get("result", ABSENT)
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_shutdown_result(x3, p + "/result", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("id", ABSENT)
+        if x4 is not ABSENT:
+            _check_request_id(x4, p + "/id", out)
+        x5 = v.get("result", ABSENT)
+        if x5 is not ABSENT:
+            _check_shutdown_result(x5, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1458,18 +1737,22 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "session.event":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/method", "must be string"))
-        x3 = v.get("params", ABSENT)
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_session_event_notification(x3, p + "/params", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("method", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/method", "must be string"))
+            if x4 != "session.event":
+                out.append((p + "/method", "must be equal to constant"))
+        x5 = v.get("params", ABSENT)
+        if x5 is not ABSENT:
+            _check_session_event_notification(x5, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1482,18 +1765,22 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "session.status":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/method", "must be string"))
-        x3 = v.get("params", ABSENT)
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_session_status_notification(x3, p + "/params", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("method", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/method", "must be string"))
+            if x4 != "session.status":
+                out.append((p + "/method", "must be equal to constant"))
+        x5 = v.get("params", ABSENT)
+        if x5 is not ABSENT:
+            _check_session_status_notification(x5, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1506,18 +1793,22 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "subagent.started":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/method", "must be string"))
-        x3 = v.get("params", ABSENT)
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_subagent_started_notification(x3, p + "/params", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("method", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/method", "must be string"))
+            if x4 != "subagent.started":
+                out.append((p + "/method", "must be equal to constant"))
+        x5 = v.get("params", ABSENT)
+        if x5 is not ABSENT:
+            _check_subagent_started_notification(x5, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1530,25 +1821,48 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        x1 = v.get("jsonrpc", ABSENT)
-        if x1 is not ABSENT:
-            _check_json_rpc_version(x1, p + "/jsonrpc", out)
-        x2 = v.get("method", ABSENT)
-        if x2 is not ABSENT:
-            if x2 != "subagent.finished":
-                out.append((p + "/method", "must be equal to constant"))
-            if not isinstance(x2, str):
-                out.append((p + "/method", "must be string"))
-        x3 = v.get("params", ABSENT)
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
+                q2 = member_pointer(p, k1)
+                _check_open_value(v[k1], q2, out)
+        x3 = v.get("jsonrpc", ABSENT)
         if x3 is not ABSENT:
-            _check_subagent_finished_notification(x3, p + "/params", out)
+            _check_json_rpc_version(x3, p + "/jsonrpc", out)
+        x4 = v.get("method", ABSENT)
+        if x4 is not ABSENT:
+            if not isinstance(x4, str):
+                out.append((p + "/method", "must be string"))
+            if x4 != "subagent.finished":
+                out.append((p + "/method", "must be equal to constant"))
+        x5 = v.get("params", ABSENT)
+        if x5 is not ABSENT:
+            _check_subagent_finished_notification(x5, p + "/params", out)
     else:
         out.append((p, "must be object"))
+
+
+def _check_open_value(v: Any, p: str, out: Out) -> None:
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < -9007199254740991 or v != v:
+            out.append((p, "must be >= -9007199254740991"))
+    if isinstance(v, list):
+        for i1, x2 in enumerate(v):
+            _check_open_value(x2, f"{p}/{i1}", out)
+    if isinstance(v, dict):
+        for k3 in unknown_members(v, _STRINGS_7):
+            q4 = member_pointer(p, k3)
+            _check_open_value(v[k3], q4, out)
 
 
 def _check_no_params(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, dict) or v is None):
         out.append((p, "must be object,null"))
+    if isinstance(v, dict):
+        for k1 in unknown_members(v, _STRINGS_7):
+            q2 = member_pointer(p, k1)
+            _check_open_value(v[k1], q2, out)
 
 
 def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
@@ -1751,12 +2065,12 @@ def _matches_15(v: Any) -> bool:
 
 
 def _check_16(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_4):
+    if not (isinstance(v, str) and v in _STRINGS_27):
         out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_17(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_5):
+    if not (isinstance(v, str) and v in _STRINGS_34):
         out.append((p, "must be equal to one of the allowed values"))
 
 
