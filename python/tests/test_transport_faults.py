@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from dsh_sdk import jsonlib
+from dsh_sdk._gen.constants import MAX_NESTING_DEPTH, ErrorCode
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.errors import TransportClosedError
+from dsh_sdk.inbound_handlers import RequestContext
 from dsh_sdk.stdio import open_process_transport
 from dsh_sdk.transport import JsonRpcLineTransport
 from transport_support import LIVE_TRANSPORTS, capturing_loop_errors, eventually
@@ -245,3 +247,70 @@ async def test_open_stdio_transport_reads_and_writes_regular_files(tmp_path: Pat
         b'{"jsonrpc":"2.0","id":1,"result":[1]}',
         b'{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: nope"}}',
     ]
+
+
+async def test_a_result_it_cannot_send_and_a_request_too_deep_are_answered_and_it_stays_open(
+    json_backend: str,
+) -> None:
+    stack_breaker: Any = None
+    for _ in range(20_000):
+        stack_breaker = [stack_breaker]
+    too_deep: Any = "leaf"
+    for _ in range(MAX_NESTING_DEPTH):
+        too_deep = [too_deep]
+    script = [
+        {"id": 1, "method": "stackBreaker/sync"},
+        {"id": 2, "method": "stackBreaker/async"},
+        {"id": 3, "method": "tooDeep/sync"},
+        {"id": 4, "method": "tooDeep/async"},
+        {"id": 5, "method": "echo", "depth": 100_000},
+        {"id": 6, "method": "echo", "depth": MAX_NESTING_DEPTH},
+    ]
+    child = await spawn("ask", jsonlib.dumps(script))
+    transport, diagnostics = connect(child)
+    for name, result in {"stackBreaker": stack_breaker, "tooDeep": too_deep}.items():
+
+        def sync(params: Any, context: RequestContext, result: Any = result) -> Any:
+            return result
+
+        async def later(params: Any, context: RequestContext, result: Any = result) -> Any:
+            await asyncio.sleep(0.001)
+            return result
+
+        transport.on_request(f"{name}/sync", sync)
+        transport.on_request(f"{name}/async", later)
+    echoed: list[Any] = []
+
+    def echo(params: Any, context: RequestContext) -> Any:
+        echoed.append(params)
+        return "echoed"
+
+    transport.on_request("echo", echo)
+    answers: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    transport.on_notification("answers", lambda params, context: answers.set_result(params))
+    transport.start()
+    by_id = {answer["id"]: answer for answer in await asyncio.wait_for(answers, WAIT)}
+    assert sorted(by_id) == [1, 2, 3, 4, 5, 6]
+    for id_ in (1, 2, 3, 4):
+        assert by_id[id_]["error"]["code"] == ErrorCode.INTERNAL_ERROR
+    assert by_id[3]["error"]["message"] == (
+        f"cannot send a message nested deeper than {MAX_NESTING_DEPTH} levels"
+    )
+    assert by_id[5] == {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "error": {
+            "code": ErrorCode.INVALID_REQUEST,
+            "message": (
+                f"Invalid request: the frame is nested deeper than {MAX_NESTING_DEPTH} levels"
+            ),
+        },
+    }
+    assert by_id[6] == {"jsonrpc": "2.0", "id": 6, "result": "echoed"}
+    (params,) = echoed  # at the limit: the frame is level 1, its params the other 63
+    assert jsonlib.dumps(params) == "[" * (MAX_NESTING_DEPTH - 1) + "]" * (MAX_NESTING_DEPTH - 1)
+    assert [(d.reason, d.id) for d in diagnostics] == [("nesting-too-deep", 5)]
+    assert transport.state == "open"
+    assert await asyncio.wait_for(child.wait(), WAIT) == 0
+    closed = await asyncio.wait_for(transport.wait_closed(), WAIT)
+    assert closed.reason == "input-ended"

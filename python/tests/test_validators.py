@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-import shutil
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from dsh_sdk._gen import validators as v
+from dsh_sdk._gen.constants import MAX_NESTING_DEPTH
 from dsh_sdk._gen.methods import METHODS
 from dsh_sdk._gen.models import Violation
+from tsx_support import REPO, tsx_path
 
-REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "python/src/dsh_sdk/_gen/protocol.schema.json").read_text("utf-8"))
 DEFINITIONS: dict[str, Any] = SCHEMA["definitions"]
 
@@ -422,12 +423,71 @@ def _damage(value: Any, path: tuple[str | int, ...], rng: random.Random, bad: li
         parent[last] = copy.deepcopy(rng.choice(bad))
 
 
+UNSAFE_NUMBERS: list[object] = [
+    2**53,
+    2**53 + 1,
+    -(2**53) - 1,
+    2**64 + 1,
+    10**20,
+    1e20,
+    float("inf"),
+    float("-inf"),
+]
+SAFE_NUMBERS: list[object] = [0, -1, 2**53 - 1, -(2**53) + 1, 1.5, 1e-7, 4.5e15]
+
+
+def open_value(rng: random.Random, depth: int) -> object:
+    """A value nested `depth` deep, a number (safe or not) at the bottom, beside other members."""
+    value: object = rng.choice(UNSAFE_NUMBERS + SAFE_NUMBERS + ["x", None, True])
+    for level in range(depth):
+        if rng.random() < 0.5:
+            sibling = rng.choice(SAFE_NUMBERS + UNSAFE_NUMBERS)
+            value = [value, sibling] if level % 3 == 0 else [value]
+        else:
+            # JavaScript enumerates "10" and "2" before "b", which comes first here: the order of
+            # the violations follows JavaScript's.
+            value = {"b": rng.choice([1, 2**60]), rng.choice(["k", "10", "2", "a/b", "~"]): value}
+    return value
+
+
+def number_mutations(count: int) -> list[tuple[str, object]]:
+    """Valid examples with a number outside or inside the range, or open content nested up to the
+    nesting limit holding such numbers, put where a value was or as a member no schema names."""
+    rng = random.Random(20261201)
+    seeds = wrapped_examples()
+    out: list[tuple[str, object]] = []
+    while len(out) < count:
+        name, example = rng.choice(seeds)
+        value = copy.deepcopy(example)
+        objects = [path for path in _paths(value) if isinstance(_at(value, path), dict)]
+        depth = rng.choice([0, 0, 1, 3, 10, 40, MAX_NESTING_DEPTH - 8])
+        if objects and rng.random() < 0.6:
+            target = _at(value, rng.choice(objects))
+            assert isinstance(target, dict)
+            target[rng.choice(["extra", "7", "0", "x~y"])] = open_value(rng, depth)
+        else:
+            path = rng.choice(list(_paths(value))[1:] or [()])
+            if path:
+                _at(value, path[:-1])[path[-1]] = open_value(rng, depth)
+        out.append((name, value))
+    return out
+
+
+def _at(value: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def to_wire_text(value: object) -> str:
+    """JSON text as the wire writes it, infinities as the literal `1e400` (which parses to one)."""
+    text = json.dumps(value, separators=(",", ":"), allow_nan=True)
+    return re.sub(r"(?<=[:\[,])(-?)Infinity(?=[,\]}])", r"\g<1>1e400", text)
+
+
 def run_typescript(cases: list[tuple[str, object]]) -> list[list[tuple[str, str]]]:
-    # tsx comes with the generator's dependencies (scripts/setup.sh installs them).
-    tsx = REPO / "codegen/node_modules/.bin/tsx"
-    if shutil.which("node") is None or not tsx.exists():
-        pytest.fail("the cross-check needs node and codegen/node_modules: run scripts/setup.sh")
-    payload = json.dumps([{"validator": name, "value": value} for name, value in cases])
+    tsx = tsx_path()
+    payload = to_wire_text([{"validator": name, "value": value} for name, value in cases])
     result = subprocess.run(
         [str(tsx), str(Path(__file__).parent / "crosscheck/ts_violations.ts")],
         input=payload,
@@ -445,6 +505,7 @@ def test_python_and_typescript_validators_report_the_same_violations_in_order() 
     cases = [(check, value) for _, check, value, _ in EXPECTED]
     cases += [(check, value) for _, check, value in VALID]
     cases += mutations(600)
+    cases += number_mutations(600)
     expected = run_typescript(cases)
     mismatches = []
     for (check, value), ts in zip(cases, expected, strict=True):

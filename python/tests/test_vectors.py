@@ -90,6 +90,7 @@ async def test_framing_read(case: VectorCase, json_backend: str) -> None:
     responses = [m for m in expected if "method" not in m]
     requests = [m for m in expected if "id" in m and "method" in m]
     answers = [{"jsonrpc": "2.0", "id": m["id"], "result": None} for m in requests]
+    refusals = [(r["id"], r["code"]) for r in expectation.get("refusals", [])]
     methods = mentioned_methods(data, expectation)
     for mode, chunks in chunkings(data, expectation.get("splitAt")):
         seen = await run_read_case(expectation, chunks, methods)
@@ -98,7 +99,11 @@ async def test_framing_read(case: VectorCase, json_backend: str) -> None:
         assert json_equal(seen.responses, responses), f"{mode}: settled {dumps(seen.responses)}"
         if mode == "fed byte by byte":
             assert json_equal(seen.all, expected), f"{mode}: observed {dumps(seen.all)}"
-        assert json_equal(seen.answers, answers), f"{mode}: answered {dumps(seen.answers)}"
+        results = [m for m in seen.answers if "error" not in m]
+        errors = [m for m in seen.answers if "error" in m]
+        assert json_equal(results, answers), f"{mode}: answered {dumps(seen.answers)}"
+        assert [(m["id"], m["error"]["code"]) for m in errors] == refusals, mode
+        assert all(isinstance(m["error"]["message"], str) for m in errors), mode
 
 
 # --- framing/write -------------------------------------------------------------------------

@@ -138,6 +138,7 @@ export class ModuleParts {
 
   /** A frozenset constant of member names (shared with identical `enum` sets). */
   keySet(names: readonly string[]): string {
+    if (names.length === 0) return this.constant('_STRINGS', 'frozenset[str]()');
     return this.constant('_STRINGS', pyCallExpr('frozenset', [pyTupleExpr(names.map(pyStr))]));
   }
 

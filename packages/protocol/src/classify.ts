@@ -1,4 +1,6 @@
-/** A JSON-RPC id: a string or a (finite) number. */
+import { MAX_SAFE_INTEGER } from './gen/constants.gen.js';
+
+/** A JSON-RPC id: a string or a number within ±`MAX_SAFE_INTEGER`. */
 export type JsonRpcId = string | number;
 
 /** A request: has both `id` and `method`. */
@@ -109,21 +111,34 @@ function classifyResponse(value: JsonObject): ClassifiedMessage {
   if (!isJsonRpcErrorObject(value.error)) {
     return malformed(
       'invalid-message',
-      'error must have an integer code and a string message',
+      'error must have a safe-integer code and a string message',
       value,
     );
   }
   return { kind: 'error', message: value as unknown as JsonRpcErrorResponse };
 }
 
-/** True for a string or a finite number (`1e400` parses to `Infinity`, which cannot be echoed). */
+/**
+ * True for a string or a number within ±`MAX_SAFE_INTEGER`: beyond it the id could not be echoed
+ * exactly (`9007199254740993` parses to …992, `1e400` to `Infinity`).
+ */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  return typeof value === 'string' || isSafeNumber(value);
 }
 
-/** True for an `error` member with an integer `code` and a string `message`. */
+/** True for an `error` member with a safe-integer `code` and a string `message`. */
 export function isJsonRpcErrorObject(value: unknown): value is JsonRpcErrorObject {
-  return isJsonObject(value) && Number.isInteger(value.code) && typeof value.message === 'string';
+  return (
+    isJsonObject(value) &&
+    Number.isInteger(value.code) &&
+    isSafeNumber(value.code) &&
+    typeof value.message === 'string'
+  );
+}
+
+/** A number of the protocol's range, ±`MAX_SAFE_INTEGER` (`NaN` and infinities are not). */
+function isSafeNumber(value: unknown): value is number {
+  return typeof value === 'number' && Math.abs(value) <= MAX_SAFE_INTEGER;
 }
 
 /** True for a JSON object (not an array, not `null`). */
@@ -146,6 +161,6 @@ function malformed(reason: MalformedReason, detail: string, value?: JsonObject):
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number out of range';
+  if (typeof value === 'number' && !isSafeNumber(value)) return 'a number out of range';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -4,6 +4,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
 } from './classify.js';
+import { isJsonRpcErrorObject } from './classify.js';
 import type { TransportDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
 import { ErrorCode } from './gen/constants.gen.js';
@@ -123,6 +124,14 @@ export class InboundHandlers {
   }
 
   async #respondError(id: JsonRpcId, error: JsonRpcErrorObject): Promise<void> {
+    if (!isJsonRpcErrorObject(error)) {
+      // A code that is no safe integer, or a message that is no string: the peer would drop it.
+      const { code } = error as { code?: unknown };
+      error = {
+        code: ErrorCode.InternalError,
+        message: `the handler's error is not a JSON-RPC error (code ${describeValue(code)})`,
+      };
+    }
     try {
       await this.#host.write({ jsonrpc: '2.0', id, error });
     } catch (failure) {
@@ -147,5 +156,18 @@ function toErrorObject(error: unknown): JsonRpcErrorObject {
 }
 
 function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    // A thrown value whose text cannot be had (a toString that throws) is still answered.
+    return 'the handler failed';
+  }
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
 }

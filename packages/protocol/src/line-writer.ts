@@ -1,5 +1,7 @@
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';
+import { MAX_NESTING_DEPTH } from './gen/constants.gen.js';
+import { exceedsNestingDepth } from './nesting.js';
 
 interface QueuedLine {
   readonly line: string;
@@ -61,17 +63,25 @@ export class LineWriter {
     this.#detach();
   }
 
-  /** Serializes `message` as one line and writes it. */
+  /**
+   * Serializes `message` as one line and writes it. A value JSON cannot hold, or one nested deeper
+   * than `MAX_NESTING_DEPTH` (which the peer would drop unread), fails this write only.
+   */
   write(message: object): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
     let line: string;
     try {
       // JSON.stringify escapes lone surrogates (`\ud800`), so every line is valid UTF-8.
-      line = `${JSON.stringify(message)}\n`;
+      line = JSON.stringify(message);
     } catch (error) {
       // A value JSON cannot hold (a BigInt, a cycle) fails this write only, not the stream.
       return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
     }
+    if (exceedsNestingDepth(line)) {
+      const detail = `cannot send a message nested deeper than ${MAX_NESTING_DEPTH} levels`;
+      return Promise.reject(new RangeError(detail));
+    }
+    line += '\n';
     if (!this.#isAttached) this.attach();
     if (this.#output.destroyed || this.#output.writableEnded) {
       this.#fail(new Error('the output stream was ended or destroyed'));

@@ -1,15 +1,21 @@
 import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
-import type { JsonRpcId, MalformedMessage } from './classify.js';
+import type { ClassifiedMessage, JsonRpcId, MalformedMessage } from './classify.js';
 import type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
-import { DEFAULT_MAX_FRAME_BYTES } from './gen/constants.gen.js';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  ERROR_MESSAGES,
+  ErrorCode,
+  MAX_NESTING_DEPTH,
+} from './gen/constants.gen.js';
 import type { DiagnosticReason } from './gen/constants.gen.js';
 import { InboundHandlers } from './inbound-handlers.js';
 import type { NotificationHandler, RequestHandler } from './inbound-handlers.js';
 import { LineReader } from './line-reader.js';
 import type { LineRejectionReason } from './line-reader.js';
 import { LineWriter } from './line-writer.js';
+import { exceedsNestingDepth, readTopLevel } from './nesting.js';
 import { PendingRequests } from './pending-requests.js';
 import type { PendingRequest, RequestOptions } from './pending-requests.js';
 
@@ -211,6 +217,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   readonly #handleLine = (text: string, line: number, bytes: number): void => {
     if (this.#state !== 'open') return;
+    if (exceedsNestingDepth(text)) return this.#refuseDeepLine(text, line, bytes);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -239,6 +246,29 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
         return this.#reportMalformed(classified, line, bytes);
     }
   };
+
+  /**
+   * A line nested deeper than the limit is never parsed whole: it is reported, and when its top
+   * level reads as a request with a valid id, answered `-32600` so that its caller does not wait.
+   */
+  #refuseDeepLine(text: string, line: number, bytes: number): void {
+    const top = classifyMessage(readTopLevel(text));
+    const { id, method } = salvage(top);
+    this.reportDiagnostic({
+      ...{ reason: 'nesting-too-deep', line, bytes },
+      message: `the line is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+      ...(id === undefined ? {} : { id }),
+      ...(method === undefined ? {} : { method }),
+    });
+    if (top.kind !== 'request') return;
+    const error = {
+      code: ErrorCode.InvalidRequest,
+      message: `${ERROR_MESSAGES[ErrorCode.InvalidRequest]}: the frame is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+    };
+    this.#writer.write({ jsonrpc: '2.0', id: top.message.id, error }).catch(() => {
+      // The output failed: the transport is closing, and nobody is left to tell.
+    });
+  }
 
   #reportMalformed(malformed: MalformedMessage, line: number, bytes: number): void {
     const { reason, detail: message, id, method } = malformed;
@@ -269,5 +299,23 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     this.#pending.rejectAll(error);
     this.#lifetime.abort(error);
     this.#resolveClosed(error);
+  }
+}
+
+/** The id and method a classified value has, whatever its kind. */
+function salvage(classified: ClassifiedMessage): {
+  id?: JsonRpcId | undefined;
+  method?: string | undefined;
+} {
+  switch (classified.kind) {
+    case 'request':
+      return { id: classified.message.id, method: classified.message.method };
+    case 'notification':
+      return { method: classified.message.method };
+    case 'success':
+    case 'error':
+      return { id: classified.message.id };
+    case 'malformed':
+      return { id: classified.id, method: classified.method };
   }
 }

@@ -4,7 +4,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { JsonRpcLineTransport, TransportClosedError } from '../src/index.js';
+import { ErrorCode, JsonRpcLineTransport, TransportClosedError } from '../src/index.js';
+import { MAX_NESTING_DEPTH } from '../src/gen/constants.gen.js';
 import type { TransportDiagnostic } from '../src/index.js';
 import { gc } from './helpers/gc.js';
 
@@ -202,5 +203,65 @@ describe('JsonRpcLineTransport over real pipes', () => {
     child.stdin.end();
     await expect(done).resolves.toEqual({ received: total, isInOrder: true });
     expect(await exited).toBe(0);
+  }, 30_000);
+});
+
+describe('JsonRpcLineTransport answers whatever a handler returns, over real pipes', () => {
+  test('a result it cannot send and a request nested too deep are answered; it stays open', async () => {
+    let stackBreaker: unknown = null;
+    for (let i = 0; i < 20_000; i += 1) stackBreaker = [stackBreaker];
+    let tooDeep: unknown = 'leaf';
+    for (let i = 0; i < MAX_NESTING_DEPTH; i += 1) tooDeep = [tooDeep];
+    const script = [
+      { id: 1, method: 'stackBreaker/sync' },
+      { id: 2, method: 'stackBreaker/async' },
+      { id: 3, method: 'tooDeep/sync' },
+      { id: 4, method: 'tooDeep/async' },
+      { id: 5, method: 'echo', depth: 100_000 },
+      { id: 6, method: 'echo', depth: MAX_NESTING_DEPTH },
+    ];
+    const { child, transport, diagnostics, exited } = connect('ask', '0', JSON.stringify(script));
+    for (const [name, result] of Object.entries({ stackBreaker, tooDeep })) {
+      transport.onRequest(`${name}/sync`, () => result);
+      transport.onRequest(`${name}/async`, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return result;
+      });
+    }
+    let echoed: unknown;
+    transport.onRequest('echo', (params) => {
+      echoed = params;
+      return 'echoed';
+    });
+    const answers = nextNotification(transport, 'answers');
+    transport.start();
+    const byId = new Map(
+      ((await answers) as { id: number; error?: { code: number; message: string } }[]).map(
+        (answer) => [answer.id, answer],
+      ),
+    );
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const id of [1, 2, 3, 4]) expect(byId.get(id)?.error?.code).toBe(ErrorCode.InternalError);
+    expect(byId.get(3)?.error?.message).toBe(
+      `cannot send a message nested deeper than ${MAX_NESTING_DEPTH} levels`,
+    );
+    expect(byId.get(5)).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid request: the frame is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+      },
+    });
+    expect(byId.get(6)).toEqual({ jsonrpc: '2.0', id: 6, result: 'echoed' });
+    expect(JSON.stringify(echoed)).toBe(
+      '['.repeat(MAX_NESTING_DEPTH - 1) + ']'.repeat(MAX_NESTING_DEPTH - 1),
+    );
+    expect(diagnostics.map((d) => [d.reason, d.id])).toEqual([['nesting-too-deep', 5]]);
+    expect(transport.state).toBe('open');
+    expect(await exited).toBe(0);
+    child.stdin.end();
+    await expect(transport.closed).resolves.toMatchObject({ reason: 'input-ended' });
+    expect(unhandled).toEqual([]);
   }, 30_000);
 });

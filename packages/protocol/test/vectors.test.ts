@@ -23,6 +23,7 @@ import {
 import type { FrameLine } from './helpers/vector-frames.js';
 import {
   frameDefinition,
+  isJsonObject,
   listCases,
   pointerSet,
   readJson,
@@ -65,8 +66,16 @@ describe('framing/read', () => {
         expect(seen.responses).toStrictEqual(expected.filter((m) => !isInbound(m)));
         if (mode === 'fed byte by byte') expect(seen.all).toStrictEqual(expected);
         const requests = expected.filter((m) => 'id' in m && 'method' in m);
-        expect(seen.answers).toStrictEqual(
+        const isError = (m: unknown): boolean => isJsonObject(m) && 'error' in m;
+        expect(seen.answers.filter((m) => !isError(m))).toStrictEqual(
           requests.map(({ id }) => ({ jsonrpc: '2.0', id, result: null })),
+        );
+        expect(seen.answers.filter(isError)).toStrictEqual(
+          (expectation.refusals ?? []).map(({ id, code }) => ({
+            jsonrpc: '2.0',
+            id,
+            error: { code, message: expect.any(String) },
+          })),
         );
       });
     }

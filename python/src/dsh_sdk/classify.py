@@ -7,10 +7,10 @@ else it returns a `MalformedMessage` saying why.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeGuard
 
+from dsh_sdk._gen.constants import MAX_SAFE_INTEGER
 from dsh_sdk.jsonlib import ABSENT
 
 __all__ = [
@@ -28,7 +28,8 @@ __all__ = [
 ]
 
 JsonRpcId = str | int | float
-"""A JSON-RPC id: a string or a finite number (never a bool, though Python counts it an int)."""
+"""A JSON-RPC id: a string or a number within ±`MAX_SAFE_INTEGER` (never a bool, though Python
+counts it an int)."""
 
 MessageKind = Literal["request", "notification", "success", "error"]
 """The kind of a well-formed message; `success` and `error` are the two kinds of response."""
@@ -108,36 +109,37 @@ def classify_message(value: object) -> MessageKind | MalformedMessage:
         return SUCCESS_RESPONSE
     if not is_json_rpc_error_object(message["error"]):
         return _malformed(
-            "invalid-message", "error must have an integer code and a string message", message
+            "invalid-message", "error must have a safe-integer code and a string message", message
         )
     return ERROR_RESPONSE
 
 
 def is_json_rpc_id(value: object) -> TypeGuard[JsonRpcId]:
-    """True for a string or a finite number; false for bools (`1e400` parses to infinity,
-    which cannot be echoed)."""
-    if isinstance(value, str):
-        return True
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+    """True for a string or a number within ±`MAX_SAFE_INTEGER`; false for bools. Beyond the
+    range the id could not be echoed exactly: JavaScript reads `9007199254740993` as …992, and
+    `1e400` parses to infinity."""
+    return isinstance(value, str) or _is_safe_number(value)
 
 
 def is_json_rpc_error_object(value: object) -> TypeGuard[dict[str, Any]]:
-    """True for an `error` member with an integer `code` and a string `message`. As in
+    """True for an `error` member with a safe-integer `code` and a string `message`. As in
     JavaScript, an integral float (`-32601.0`) is an integer."""
     if not isinstance(value, dict):
         return False
-    code = value.get("code")
-    return _is_integer(code) and isinstance(value.get("message"), str)
+    return _is_safe_integer(value.get("code")) and isinstance(value.get("message"), str)
 
 
-def _is_integer(value: object) -> bool:
-    if isinstance(value, bool):
+def _is_safe_integer(value: object) -> bool:
+    if isinstance(value, float):
+        return value.is_integer() and _is_safe_number(value)
+    return isinstance(value, int) and _is_safe_number(value)
+
+
+def _is_safe_number(value: object) -> bool:
+    """A number of the protocol's range, ±`MAX_SAFE_INTEGER` (infinities and NaN are not)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+    return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
 
 def _malformed(reason: MalformedReason, detail: str, message: dict[str, Any]) -> MalformedMessage:
@@ -161,7 +163,7 @@ def _describe(value: object) -> str:
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, int | float):
-        return "a number" if math.isfinite(value) else "a number out of range"
+        return "a number" if _is_safe_number(value) else "a number out of range"
     if isinstance(value, str):
         return "a string"
     return f"a {type(value).__name__}"

@@ -8,12 +8,12 @@ import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
-from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import ErrorCode
-from dsh_sdk.classify import JsonRpcId
+from dsh_sdk.classify import JsonRpcId, is_json_rpc_error_object
 from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
 from dsh_sdk.line_reader import utf8_length
 from dsh_sdk.line_writer import LineWriter
+from dsh_sdk.nesting import dumps_frame
 
 __all__ = [
     "NotificationContext",
@@ -21,6 +21,7 @@ __all__ = [
     "RequestContext",
     "RequestHandler",
     "describe_error",
+    "echoed_id",
     "error_line",
     "error_object",
     "register_handler",
@@ -107,8 +108,11 @@ def register_handler(handlers: dict[str, H], method: str, handler: H) -> Callabl
 
 
 def describe_error(error: BaseException) -> str:
-    """An exception's text, or its class name when the text is empty."""
-    return str(error) or type(error).__name__
+    """An exception's text, or its class name when the text is empty (or cannot be had)."""
+    try:
+        return str(error) or type(error).__name__
+    except Exception:
+        return type(error).__name__
 
 
 _JSONRPC: Final = "2.0"
@@ -121,9 +125,7 @@ def start_request(
     handler that finishes at once (a plain function) is answered at once, from the read loop;
     for a handler that returns an awaitable, returns the coroutine that awaits it and answers,
     for the caller to run as a task. Responses thus go out in the order handlers finish."""
-    id_ = context.id
-    if isinstance(id_, float) and id_.is_integer():
-        id_ = int(id_)  # echoed as JavaScript writes it: 1, not 1.0
+    id_ = echoed_id(context.id)
     if handler is None:
         message = f"Method not found: {context.method}"
         writer.write_line_soon(
@@ -160,6 +162,14 @@ async def _finish_request(
         await writer.write_line(line)
 
 
+def echoed_id(id_: JsonRpcId) -> JsonRpcId:
+    """A request's id as its response carries it: an integral float is echoed as JavaScript writes
+    it, `1`, not `1.0`."""
+    if isinstance(id_, float) and id_.is_integer():
+        return int(id_)
+    return id_
+
+
 def error_object(failure: Exception) -> dict[str, Any]:
     """The `error` member answering a handler that raised `failure`: a `JsonRpcResponseError`
     chooses it exactly; anything else is `-32603` with the exception's text."""
@@ -169,20 +179,27 @@ def error_object(failure: Exception) -> dict[str, Any]:
 
 
 def result_line(id_: JsonRpcId, result: Any) -> bytes:
-    """The response line carrying `result`; a result JSON cannot hold is answered `-32603`."""
+    """The response line carrying `result`. A result that cannot be sent, whatever the reason (JSON
+    cannot hold it, it nests deeper than the limit, it is too deep even to serialize, its encoding
+    raised), is answered `-32603` with the reason: every request gets an answer."""
     try:
-        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "result": result})
-    except (TypeError, ValueError) as failure:
+        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "result": result})
+    except Exception as failure:
         return error_line(id_, _internal_error(describe_error(failure)))
 
 
 def error_line(id_: JsonRpcId, error: dict[str, Any]) -> bytes:
-    """The response line carrying `error`; `data` JSON cannot hold is left out."""
+    """The response line carrying `error`; `data` that cannot be sent is left out. An error the
+    peer would drop unread (a code that is not a safe integer, a message that is not a string) is
+    answered `-32603` instead."""
+    if not is_json_rpc_error_object(error):
+        code = error.get("code")
+        error = _internal_error(f"the handler's error is not a JSON-RPC error (code {code!r:.40})")
     try:
-        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "error": error})
-    except (TypeError, ValueError):
-        bare = {"code": error["code"], "message": str(error["message"])}
-        return jsonlib.dumps_line({"jsonrpc": _JSONRPC, "id": id_, "error": bare})
+        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "error": error})
+    except Exception:
+        bare = {"code": error["code"], "message": error["message"]}
+        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "error": bare})
 
 
 def _internal_error(message: str) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
-from dsh_sdk import jsonlib
 from dsh_sdk.errors import TransportClosedError
+from dsh_sdk.nesting import dumps_frame
 
 __all__ = ["LineOutput", "LineWriter"]
 
@@ -75,8 +75,9 @@ class LineWriter:
 
     async def write(self, message: object) -> None:
         """Serializes `message` as one line and writes it. A value JSON cannot hold raises
-        `TypeError` (or `ValueError`) for this write only."""
-        await self.write_line(jsonlib.dumps_line(message))
+        `TypeError` (or `ValueError`), one nested deeper than `MAX_NESTING_DEPTH` a
+        `NestingTooDeepError`, for this write only."""
+        await self.write_line(dumps_frame(message))
 
     async def write_line(self, line: bytes) -> None:
         """Writes one line, which must end with `\\n`, and waits for `drain()`."""

@@ -12,7 +12,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final, Literal, Protocol
 
 from dsh_sdk import jsonlib
-from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES
+from dsh_sdk._gen.constants import (
+    DEFAULT_MAX_FRAME_BYTES,
+    ERROR_MESSAGES,
+    MAX_NESTING_DEPTH,
+    ErrorCode,
+)
 from dsh_sdk.classify import (
     ERROR_RESPONSE,
     NOTIFICATION,
@@ -35,6 +40,8 @@ from dsh_sdk.inbound_handlers import (
     RequestContext,
     RequestHandler,
     describe_error,
+    echoed_id,
+    error_line,
     register_handler,
     start_request,
 )
@@ -47,6 +54,7 @@ from dsh_sdk.line_reader import (
     utf8_length,
 )
 from dsh_sdk.line_writer import LineOutput, LineWriter, renew
+from dsh_sdk.nesting import dumps_frame, exceeds_nesting_depth, read_top_level
 from dsh_sdk.pending_requests import PendingRequests
 
 __all__ = ["JsonRpcLineTransport", "JsonRpcTransportPeer", "TransportState"]
@@ -160,7 +168,8 @@ class JsonRpcLineTransport:
 
         Raises `JsonRpcResponseError` for an error response, `RequestTimeoutError` when no
         response came within `timeout` seconds (the id is then forgotten), `TransportClosedError`
-        when the transport is not open or closes first, and `TypeError` when `params` is not JSON.
+        when the transport is not open or closes first, `TypeError` when `params` is not JSON and
+        `NestingTooDeepError` (a `ValueError`) when it nests deeper than `MAX_NESTING_DEPTH`.
         `params` left out means no `params` member.
         """
         if self._state != _OPEN:
@@ -171,7 +180,7 @@ class JsonRpcLineTransport:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "method": method}
         if params is not ABSENT:
             message["params"] = params
-        line = jsonlib.dumps_line(message)
+        line = dumps_frame(message)
         with self._pending.waiting(id_) as future:
             if timeout is None:
                 return await self._send_and_wait(line, future)
@@ -222,6 +231,7 @@ class JsonRpcLineTransport:
         parse, reparse = jsonlib.line_parsers()
         parse_large, large = jsonlib.large_line_parser(), jsonlib.LARGE_LINE_CHARS
         classify = classify_message
+        exceeds_depth = exceeds_nesting_depth
         handlers = self._notification_handlers
         number = self._lines.line_count - len(entries)
         for entry in entries:
@@ -231,6 +241,9 @@ class JsonRpcLineTransport:
                 self.report_diagnostic(rejection_diagnostic(entry, limit))
                 continue
             if not entry:
+                continue
+            if exceeds_depth(entry):
+                self._refuse_deep_line(entry, number)
                 continue
             try:
                 message = parse(entry) if len(entry) < large else parse_large(entry)
@@ -267,6 +280,29 @@ class JsonRpcLineTransport:
                 )
             if self._state != _OPEN:
                 return
+
+    def _refuse_deep_line(self, text: str, number: int) -> None:
+        """A line nested deeper than the limit is never parsed whole: it is reported, and when its
+        top level reads as a request with a valid id, answered `-32600` so that its caller does not
+        wait."""
+        top = read_top_level(text)
+        kind = classify_message(top)
+        id_ = method = None
+        if isinstance(kind, MalformedMessage):
+            id_, method = kind.id, kind.method
+        elif isinstance(top, dict):
+            id_, method = top.get("id"), top.get("method")
+        detail = f"the line is nested deeper than {MAX_NESTING_DEPTH} levels"
+        self.report_diagnostic(
+            line_diagnostic("nesting-too-deep", detail, number, text, method=method, id=id_)
+        )
+        if kind is REQUEST and isinstance(top, dict):
+            code = ErrorCode.INVALID_REQUEST
+            limit = MAX_NESTING_DEPTH
+            message = f"{ERROR_MESSAGES[code]}: the frame is nested deeper than {limit} levels"
+            self._writer.write_line_soon(
+                error_line(echoed_id(top["id"]), {"code": int(code), "message": message})
+            )
 
     def _watch_notification_handler(
         self, outcome: Awaitable[Any], context: NotificationContext

@@ -52,6 +52,7 @@ SUITES: tuple[Suite, ...] = (
             "pendingRequests",
             "messages",
             "reports",
+            "refusals",
             "inputEnds",
         ),
     ),

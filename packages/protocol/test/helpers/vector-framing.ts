@@ -14,6 +14,8 @@ export interface ReadExpectation {
   readonly pendingRequests?: readonly string[];
   readonly messages: readonly JsonObject[];
   readonly reports: readonly { line: number; reason: string }[];
+  /** Requests the transport answers with an error itself instead of delivering them. */
+  readonly refusals?: readonly { id: string | number; code: number }[];
   readonly inputEnds?: boolean;
 }
 

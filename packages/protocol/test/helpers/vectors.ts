@@ -42,6 +42,7 @@ export const SUITES: readonly Suite[] = [
       'pendingRequests',
       'messages',
       'reports',
+      'refusals',
       'inputEnds',
     ],
   },
