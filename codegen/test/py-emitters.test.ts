@@ -117,12 +117,13 @@ describe('py-bindings on the Python fixture', () => {
 describe('py-validators on the Python fixture', () => {
   it('compiles a definition into one check function with ajv pointers and messages', async () => {
     const lines = await fileLines(pyValidatorsEmitter.emit({ model, bundle }), '/validators.py');
-    expect(lines).toContain('_PATTERN_1: Final = re.compile(r"^c-[0-9]+\\Z", re.ASCII)');
+    expect(lines).toContain('_PATTERN_2: Final = re.compile(r"^c-[0-9]+\\Z", re.ASCII)');
     expect(lines).toContain('_STRINGS_0: Final = frozenset(("canvasId", "shapes", "maxArea"))');
-    // ajv's order: required, then members the schema does not name (held to the number rule),
-    // then each property; for an integer, `type` before its bounds.
+    // ajv's order: required, then members the schema does not name (held to the number rule,
+    // OpenValue compiled in place one level deep), then each property; for an integer, `type`
+    // before its bounds.
     expect(
-      block(lines, 'def _check_draw_params(v: Any, p: str, out: Out) -> None:').slice(0, 18),
+      block(lines, 'def _check_draw_params(v: Any, p: str, out: Out) -> None:').slice(0, 23),
     ).toEqual([
       'def _check_draw_params(v: Any, p: str, out: Out) -> None:',
       '    if isinstance(v, dict):',
@@ -132,27 +133,32 @@ describe('py-validators on the Python fixture', () => {
       '            out.append((p + "/shapes", "must have required property \'shapes\'"))',
       '        if not _STRINGS_0.issuperset(v):',
       '            for k1 in unknown_members(v, _STRINGS_0):',
-      '                q2 = member_pointer(p, k1)',
-      '                _check_open_value(v[k1], q2, out)',
-      '        x3 = v.get("canvasId", ABSENT)',
-      '        if x3 is not ABSENT:',
-      '            if isinstance(x3, str):',
-      '                if _PATTERN_1.search(x3) is None:',
-      '                    out.append((p + "/canvasId", \'must match pattern "^c-[0-9]+$"\'))',
-      '            else:',
-      '                out.append((p + "/canvasId", "must be string"))',
-      '        x4 = v.get("shapes", ABSENT)',
+      '                x2 = v[k1]',
+      '                if is_number(x2):',
+      '                    if x2 > 9007199254740991 or x2 != x2:',
+      '                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))',
+      '                    if x2 < -9007199254740991 or x2 != x2:',
+      '                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))',
+      '                elif isinstance(x2, list):',
+      '                    for i3, x4 in enumerate(x2):',
+      '                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)',
+      '                elif isinstance(x2, dict):',
+      '                    q7 = member_pointer(p, k1)',
+      '                    for k5 in unknown_members(x2, _STRINGS_1):',
+      '                        x6 = x2[k5]',
+      '                        _check_open_value(x6, member_pointer(q7, k5), out)',
+      '        x8 = v.get("canvasId", ABSENT)',
     ]);
-    expect(lines).toContain('                    _check_shape(x6, f"{p}/shapes/{i5}", out)');
-    expect(block(lines, '        x7 = v.get("maxArea", ABSENT)')).toEqual([
-      '        x7 = v.get("maxArea", ABSENT)',
-      '        if x7 is not ABSENT:',
-      '            if not is_integer(x7):',
+    expect(lines).toContain('                    _check_shape(x11, f"{p}/shapes/{i10}", out)');
+    expect(block(lines, '        x12 = v.get("maxArea", ABSENT)')).toEqual([
+      '        x12 = v.get("maxArea", ABSENT)',
+      '        if x12 is not ABSENT:',
+      '            if not is_integer(x12):',
       '                out.append((p + "/maxArea", "must be integer"))',
-      '            if is_number(x7):',
-      '                if x7 > 9007199254740991 or x7 != x7:',
+      '            if is_number(x12):',
+      '                if x12 > 9007199254740991 or x12 != x12:',
       '                    out.append((p + "/maxArea", "must be <= 9007199254740991"))',
-      '                if x7 < 1 or x7 != x7:',
+      '                if x12 < 1 or x12 != x12:',
       '                    out.append((p + "/maxArea", "must be >= 1"))',
       '    else:',
       '        out.append((p, "must be object"))',
@@ -164,13 +170,25 @@ describe('py-validators on the Python fixture', () => {
       '            out.append((p, "must be <= 9007199254740991"))',
       '        if v < -9007199254740991 or v != v:',
       '            out.append((p, "must be >= -9007199254740991"))',
-      '    if isinstance(v, list):',
+      '    elif isinstance(v, list):',
       '        for i1, x2 in enumerate(v):',
       '            _check_open_value(x2, f"{p}/{i1}", out)',
-      '    if isinstance(v, dict):',
-      '        for k3 in unknown_members(v, _STRINGS_10):',
-      '            q4 = member_pointer(p, k3)',
-      '            _check_open_value(v[k3], q4, out)',
+      '    elif isinstance(v, dict):',
+      '        for k3 in unknown_members(v, _STRINGS_1):',
+      '            x4 = v[k3]',
+      '            if is_number(x4):',
+      '                if x4 > 9007199254740991 or x4 != x4:',
+      '                    out.append((member_pointer(p, k3), "must be <= 9007199254740991"))',
+      '                if x4 < -9007199254740991 or x4 != x4:',
+      '                    out.append((member_pointer(p, k3), "must be >= -9007199254740991"))',
+      '            elif isinstance(x4, list):',
+      '                for i5, x6 in enumerate(x4):',
+      '                    _check_open_value(x6, f"{member_pointer(p, k3)}/{i5}", out)',
+      '            elif isinstance(x4, dict):',
+      '                q9 = member_pointer(p, k3)',
+      '                for k7 in unknown_members(x4, _STRINGS_1):',
+      '                    x8 = x4[k7]',
+      '                    _check_open_value(x8, member_pointer(q9, k7), out)',
     ]);
     expect(block(lines, 'def _check_shape(v: Any, p: str, out: Out) -> None:').slice(0, 7)).toEqual(
       [

@@ -5,6 +5,7 @@ outside ±MAX_SAFE_INTEGER in the members it reads, and handler results it canno
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,11 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsh_sdk import jsonlib
+from dsh_sdk import codec, jsonlib
 from dsh_sdk._gen.constants import MAX_NESTING_DEPTH, ErrorCode
+from dsh_sdk._gen.models import SessionEventNotification
+from dsh_sdk._gen.validators import validate_session_event_notification
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.inbound_handlers import RequestContext
-from dsh_sdk.nesting import NestingTooDeepError, exceeds_nesting_depth, read_top_level, scan
+from dsh_sdk.nesting import (
+    NestingTooDeepError,
+    dumps_frame,
+    exceeds_nesting_depth,
+    read_top_level,
+    scan,
+)
 from transport_support import MemoryPeer, capturing_loop_errors, settle
 
 
@@ -317,3 +326,46 @@ async def test_an_error_a_handler_raises_that_the_peer_would_drop_is_answered_in
         "id": 2,
         "error": {"code": -32603, "message": "Unprintable"},
     }
+
+
+# --- below the limit, nothing recursive overflows -------------------------------------------
+
+
+def tool_results_to_the_limit() -> dict[str, Any]:
+    """A `session.event` frame exactly MAX_NESTING_DEPTH deep through the IDL's own recursion
+    (tool-result blocks in each other's content), with open content at the bottom."""
+    block: Any = {"type": "text", "text": "t", "extra": [[{"n": 9007199254740991}]]}
+    depth = 8  # frame, params, event, data, delta, the text block and its extra member's 3 levels
+    while depth + 2 <= LIMIT:
+        block = {"type": "tool-result", "toolCallId": "c", "content": [block]}
+        depth += 2
+    event = {"type": "assistant/chunk", "seq": 1, "time": 1, "data": {"turn": 0, "step": 0}}
+    event["data"]["delta"] = block
+    frame = {
+        "jsonrpc": "2.0",
+        "method": "session.event",
+        "params": {"sessionId": "s", "event": event},
+    }
+    assert depth_of(frame) == LIMIT
+    return frame
+
+
+def test_at_the_limit_validation_conversion_and_encoding_have_room_to_spare() -> None:
+    """Every recursive path runs on a frame at the limit from a stack that already holds half of
+    the interpreter's recursion limit, so none of them is anywhere near a RecursionError."""
+    frame = tool_results_to_the_limit()
+    params = frame["params"]
+    line = jsonlib.dumps_line(frame)
+
+    def with_stack_used(frames: int) -> None:
+        if frames > 0:
+            with_stack_used(frames - 1)
+            return
+        assert not exceeds_nesting_depth(line)
+        assert jsonlib.loads(line) == frame
+        assert validate_session_event_notification(params) == []
+        decoded = codec.decode(SessionEventNotification, params)
+        assert codec.encode(decoded) == params
+        assert jsonlib.loads(dumps_frame(frame)) == frame
+
+    with_stack_used(sys.getrecursionlimit() // 2)

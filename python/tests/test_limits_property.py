@@ -77,6 +77,9 @@ class Place:
     pointer: str | None
     is_request: bool
     typed: bool = False
+    shape: str = "open"
+    """`open`: objects and arrays around the leaf; `tool-result`: tool-result blocks nested in each
+    other's content (the IDL's own recursion, which the validators and `codec` walk)."""
 
 
 EVENT = '{{"jsonrpc":"2.0","method":"session.event","params":{{"sessionId":"s{n}","event":'
@@ -172,6 +175,15 @@ PLACES = [
         typed=True,
     ),
     Place("initialize, maxTokens", INIT + '"maxTokens":{v}}}}}', 2, "/maxTokens", True, True),
+    Place(
+        "session.event, tool-result content in tool-result content",
+        EVENT + '{{"type":"assistant/chunk","seq":1,"time":1,'
+        '"data":{{"turn":0,"step":0,"delta":{v}}}}}}}}}',
+        4,
+        "/event/data/delta",
+        False,
+        shape="tool-result",
+    ),
 ]
 
 
@@ -186,6 +198,12 @@ class Case:
         return self.place.enclosing + self.containers
 
     def value_text(self) -> str:
+        if self.place.shape == "tool-result":
+            wraps, extra = divmod(self.containers - 1, 2)
+            text = f'{{"type":"text","text":"t","n":{f"[{self.leaf}]" if extra else self.leaf}}}'
+            for _ in range(wraps):
+                text = f'{{"type":"tool-result","toolCallId":"c","content":[{text}]}}'
+            return text
         text = self.leaf
         for level in range(self.containers):
             text = f'[{text},"s"]' if level % 2 else f'{{"k":{text},"n":1}}'
@@ -193,6 +211,9 @@ class Case:
 
     def leaf_pointer(self) -> str:
         """The pointer of the leaf below the value: /k for an object, /0 for an array."""
+        if self.place.shape == "tool-result":
+            wraps, extra = divmod(self.containers - 1, 2)
+            return "/content/0" * wraps + "/n" + "/0" * extra
         return "".join("/0" if level % 2 else "/k" for level in reversed(range(self.containers)))
 
     def line(self, n: int) -> str:
@@ -208,7 +229,8 @@ def cases(draw: st.DrawFn) -> Case:
     place = draw(st.sampled_from(PLACES))
     if place.typed:
         return Case(place, 0, draw(st.sampled_from([n for n, _ in NUMBERS])))
-    containers = draw(st.integers(0, LIMIT + 2 - place.enclosing))
+    least = 1 if place.shape == "tool-result" else 0
+    containers = draw(st.integers(least, LIMIT + 2 - place.enclosing))
     leaf = draw(st.sampled_from([n for n, _ in NUMBERS] + OTHER_LEAVES))
     return Case(place, containers, leaf)
 
@@ -218,7 +240,7 @@ def edge_cases() -> list[Case]:
     found: list[Case] = []
     for place in PLACES:
         for leaf, _ in NUMBERS:
-            found.append(Case(place, 0, leaf))
+            found.append(Case(place, 1 if place.shape == "tool-result" else 0, leaf))
         if not place.typed:
             for depth in (LIMIT - 1, LIMIT, LIMIT + 1):
                 found.append(Case(place, depth - place.enclosing, "9007199254740991"))

@@ -49,6 +49,8 @@ function typeList(node: SchemaNode): string[] {
 export class PyValidatorCompiler {
   readonly parts = new ModuleParts();
   private counter = 0;
+  /** Definitions being compiled in place, whose references inside stay calls. */
+  private readonly inlined = new Set<string>();
 
   constructor(private readonly definitions: Record<string, unknown>) {}
 
@@ -144,15 +146,18 @@ export class PyValidatorCompiler {
   ): string[] {
     const inner = { ...s, indent: `${s.indent}    ` };
     const lines: string[] = [];
+    // A value has one JSON type, so the tests can chain (`elif`) unless `single` reports `type`.
+    let keyword = 'if';
     for (const group of used) {
       const body = group.keywords.flatMap((k) => (k in node ? this.keyword(k, node, inner) : []));
       if (body.length === 0) {
         if (group === single) lines.push(...this.typeGuard([group.type], s));
         continue;
       }
-      lines.push(`${s.indent}if ${this.typeTest(group.type, s)}:`, ...body);
+      lines.push(`${s.indent}${keyword} ${this.typeTest(group.type, s)}:`, ...body);
       if (group === single)
         lines.push(`${s.indent}else:`, this.fail(inner, `must be ${group.type}`));
+      keyword = single ? 'if' : 'elif';
     }
     return lines;
   }
@@ -248,30 +253,62 @@ export class PyValidatorCompiler {
   /**
    * Members `properties` does not name, checked against the schema in the order ajv's `for…in`
    * meets them (array-index names first); the set test keeps objects without such members cheap.
+   * A referenced definition is compiled in place, once (its own references stay calls), so that a
+   * member's pointer is only built when it is reported: open content is mostly scalars that pass.
    */
   private additionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
     if (schema === true) return [];
     const names = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
-    const check = this.hoist(schema, `${s.at}/additionalProperties`);
     const key = this.fresh('k');
-    const pointer = this.fresh('q');
+    const value = this.fresh('x');
     const known = this.parts.keySet(names);
     const inner = `${s.indent}    `;
+    // The object's own pointer, named: an f-string may not hold it as an expression with quotes.
+    const base = pointerExpr(s.pointer);
+    const isName = /^\w+$/.test(base);
+    const parent = isName ? base : this.fresh('q');
+    const pointer = `${this.parts.use('member_pointer')}(${parent}, ${key})`;
+    const member: Scope = {
+      ...s,
+      value,
+      pointer: [{ text: pointer, isVar: true }],
+      indent: inner,
+      at: `${s.at}/additionalProperties`,
+    };
+    const target = this.inlineTarget(schema);
+    const body = target
+      ? this.withInlined(target.name, () => this.node(target.schema, member))
+      : this.call(this.hoist(schema, member.at), member);
     const loop = [
+      ...(isName ? [] : [`${s.indent}${parent} = ${base}`]),
       `${s.indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
-      `${inner}${pointer} = ${this.parts.use('member_pointer')}(${pointerExpr(s.pointer)}, ${key})`,
-      ...this.call(check, {
-        ...s,
-        value: `${s.value}[${key}]`,
-        pointer: [{ text: pointer, isVar: true }],
-        indent: inner,
-      }),
+      `${inner}${value} = ${s.value}[${key}]`,
+      ...body,
     ];
     if (names.length === 0) return loop;
     return [
       `${s.indent}if not ${known}.issuperset(${s.value}):`,
       ...loop.map((line) => `    ${line}`),
     ];
+  }
+
+  /** The definition a `{ $ref }` schema names, unless it is already being compiled in place. */
+  private inlineTarget(schema: unknown): { name: string; schema: unknown } | undefined {
+    if (!isPlainObject(schema) || Object.keys(schema).length !== 1) return undefined;
+    const ref = schema['$ref'];
+    if (typeof ref !== 'string' || !ref.startsWith(REF_PREFIX)) return undefined;
+    const name = ref.slice(REF_PREFIX.length);
+    if (this.inlined.has(name) || !(name in this.definitions)) return undefined;
+    return { name, schema: this.definitions[name] };
+  }
+
+  private withInlined<T>(name: string, compile: () => T): T {
+    this.inlined.add(name);
+    try {
+      return compile();
+    } finally {
+      this.inlined.delete(name);
+    }
   }
 
   private items(items: unknown, s: Scope): string[] {

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';
 import { MAX_NESTING_DEPTH } from './gen/constants.gen.js';
-import { exceedsNestingDepth } from './nesting.js';
+import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
 
 interface QueuedLine {
   readonly line: string;
@@ -77,7 +77,7 @@ export class LineWriter {
       // A value JSON cannot hold (a BigInt, a cycle) fails this write only, not the stream.
       return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
     }
-    if (exceedsNestingDepth(line)) {
+    if (line.length > SHORT_LINE_CHARS && exceedsNestingDepth(line)) {
       const detail = `cannot send a message nested deeper than ${MAX_NESTING_DEPTH} levels`;
       return Promise.reject(new RangeError(detail));
     }

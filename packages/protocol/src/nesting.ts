@@ -12,6 +12,12 @@ const CLOSE_BRACKET = 0x5d;
 const OPENERS = ['{', '['] as const;
 
 /**
+ * A line this short holds no JSON text nested deeper than the limit (each level takes an opening
+ * and a closing bracket): the transport parses it first, and scans it only when it is not JSON.
+ */
+export const SHORT_LINE_CHARS = 2 * MAX_NESTING_DEPTH + 1;
+
+/**
  * True when `text` nests deeper than `limit`. Cheap for the usual line: one that has no more
  * than `limit` characters, or no more than `limit` brackets and braces (found with `indexOf`),
  * cannot nest deeper; only a line with more of them is scanned.

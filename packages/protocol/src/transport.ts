@@ -15,7 +15,7 @@ import type { NotificationHandler, RequestHandler } from './inbound-handlers.js'
 import { LineReader } from './line-reader.js';
 import type { LineRejectionReason } from './line-reader.js';
 import { LineWriter } from './line-writer.js';
-import { exceedsNestingDepth, readTopLevel } from './nesting.js';
+import { exceedsNestingDepth, readTopLevel, SHORT_LINE_CHARS } from './nesting.js';
 import { PendingRequests } from './pending-requests.js';
 import type { PendingRequest, RequestOptions } from './pending-requests.js';
 
@@ -217,11 +217,14 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   readonly #handleLine = (text: string, line: number, bytes: number): void => {
     if (this.#state !== 'open') return;
-    if (exceedsNestingDepth(text)) return this.#refuseDeepLine(text, line, bytes);
+    if (text.length > SHORT_LINE_CHARS && exceedsNestingDepth(text))
+      return this.#refuseDeepLine(text, line, bytes);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
+      // Too deep comes first, for a short line too.
+      if (exceedsNestingDepth(text)) return this.#refuseDeepLine(text, line, bytes);
       const message = `the line is not JSON: ${error instanceof Error ? error.message : ''}`;
       this.reportDiagnostic({ reason: 'invalid-json', line, bytes, message });
       return;

@@ -52,6 +52,8 @@ interface Place {
   readonly pointer: string | null;
   readonly isRequest: boolean;
   readonly typed?: boolean;
+  /** Tool-result blocks nested in each other's content (the IDL's own recursion), not plain containers. */
+  readonly toolResults?: boolean;
 }
 
 const EVENT = '{"jsonrpc":"2.0","method":"session.event","params":{"sessionId":"s{n}","event":';
@@ -126,6 +128,14 @@ const PLACES: readonly Place[] = [
     isRequest: true,
     typed: true,
   },
+  {
+    name: 'session.event, tool-result content in tool-result content',
+    template: `${EVENT}{"type":"assistant/chunk","seq":1,"time":1,"data":{"turn":0,"step":0,"delta":{v}}}}}`,
+    enclosing: 4,
+    pointer: '/event/data/delta',
+    isRequest: false,
+    toolResults: true,
+  },
 ];
 
 interface Case {
@@ -143,19 +153,33 @@ const caseArbitrary: fc.Arbitrary<Case> = fc.constantFrom(...PLACES).chain((plac
       })
     : fc.record({
         place: fc.constant(place),
-        containers: fc.integer({ min: 0, max: MAX_NESTING_DEPTH + 2 - place.enclosing }),
+        containers: fc.integer({
+          min: place.toolResults ? 1 : 0,
+          max: MAX_NESTING_DEPTH + 2 - place.enclosing,
+        }),
         leaf: fc.constantFrom(...NUMBERS, ...OTHER_LEAVES),
       }),
 );
 
 function lineOf({ place, containers, leaf }: Case, n: number): string {
   let value = leaf;
-  for (let level = 0; level < containers; level += 1)
-    value = level % 2 ? `[${value},"s"]` : `{"k":${value},"n":1}`;
+  if (place.toolResults) {
+    const wraps = Math.floor((containers - 1) / 2);
+    value = `{"type":"text","text":"t","n":${(containers - 1) % 2 ? `[${leaf}]` : leaf}}`;
+    for (let i = 0; i < wraps; i += 1)
+      value = `{"type":"tool-result","toolCallId":"c","content":[${value}]}`;
+  } else {
+    for (let level = 0; level < containers; level += 1)
+      value = level % 2 ? `[${value},"s"]` : `{"k":${value},"n":1}`;
+  }
   return place.template.replaceAll('{n}', String(n)).replace('{v}', value);
 }
 
-function leafPointer(containers: number): string {
+function leafPointer({ place, containers }: Case): string {
+  if (place.toolResults) {
+    const wraps = Math.floor((containers - 1) / 2);
+    return `${'/content/0'.repeat(wraps)}/n${(containers - 1) % 2 ? '/0' : ''}`;
+  }
   let pointer = '';
   for (let level = containers - 1; level >= 0; level -= 1) pointer += level % 2 ? '/0' : '/k';
   return pointer;
@@ -213,7 +237,7 @@ async function check(cases: readonly Case[]): Promise<void> {
       return;
     }
     if (!isSafe(c.leaf) && c.place.pointer !== null) {
-      const pointer = c.place.pointer + leafPointer(c.containers);
+      const pointer = c.place.pointer + leafPointer(c);
       if (c.place.isRequest) {
         const error = answers.get(n)?.['error'] as { code: number; data: { pointer: string }[] };
         expect(error.code, label).toBe(-32602);
@@ -245,7 +269,8 @@ describe('limits, as properties of the TypeScript ends', () => {
   test('every place, at the limit and past it, with every number', async () => {
     const cases: Case[] = [];
     for (const place of PLACES) {
-      for (const leaf of NUMBERS) cases.push({ place, containers: 0, leaf });
+      for (const leaf of NUMBERS)
+        cases.push({ place, containers: place.toolResults ? 1 : 0, leaf });
       if (place.typed) continue;
       for (const depth of [MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1])
         for (const leaf of ['9007199254740991', '9007199254740993'])

@@ -11,7 +11,19 @@ from typing import Any, Final
 from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import MAX_NESTING_DEPTH
 
-__all__ = ["NestingTooDeepError", "dumps_frame", "exceeds_nesting_depth", "read_top_level", "scan"]
+__all__ = [
+    "SHORT_LINE_CHARS",
+    "NestingTooDeepError",
+    "dumps_frame",
+    "exceeds_nesting_depth",
+    "read_top_level",
+    "scan",
+]
+
+SHORT_LINE_CHARS: Final = 2 * MAX_NESTING_DEPTH + 1
+"""A line this short holds no JSON text nested deeper than the limit (each level takes an opening
+and a closing bracket), and no parser recurses dangerously on it: the transport parses it first,
+and scans it only when it is not JSON, which spares the check on most small frames."""
 
 # A string (to its closing quote, or to the end of the line when it has none) or one bracket.
 _TOKEN: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
@@ -24,23 +36,32 @@ class NestingTooDeepError(ValueError):
     """A message nested deeper than `MAX_NESTING_DEPTH` levels: the peer would drop it unread."""
 
 
+_COUNTED_BELOW: Final = 1 << 16
+"""Below this length braces are counted with `count`; above, found one by one with `find`."""
+
+
 def exceeds_nesting_depth(text: str | bytes, limit: int = MAX_NESTING_DEPTH) -> bool:
     """True when `text` nests deeper than `limit`. Cheap for the usual line: one with no more than
-    `limit` characters, or no more than `limit` brackets and braces (found with `find`, which skips
-    ahead in C), cannot nest deeper; only a line with more of them is scanned."""
+    `limit` characters, or no more than `limit` braces and brackets, cannot nest deeper; only a line
+    with more of them is scanned. Braces are counted in C (`count`) on ordinary lines; brackets,
+    fewer, and on long lines (mostly one long string) both, are found with `find`, which skips
+    ahead with memchr."""
     if len(text) <= limit:
         return False
-    needles: tuple[Any, Any] = ("{", "[") if isinstance(text, str) else (b"{", b"[")
+    brace, bracket = ("{", "[") if isinstance(text, str) else (b"{", b"[")
     find = text.find
-    openers = 0
+    if len(text) < _COUNTED_BELOW:
+        openers = text.count(brace)  # type: ignore[arg-type]
+        needles: tuple[Any, ...] = (bracket,)
+    else:
+        openers = 0
+        needles = (brace, bracket)
     for needle in needles:
         i = find(needle)
-        while i >= 0:
+        while i >= 0 and openers <= limit:
             openers += 1
-            if openers > limit:
-                return scan(text)[0] > limit
             i = find(needle, i + 1)
-    return False
+    return openers > limit and scan(text)[0] > limit
 
 
 def scan(text: str | bytes) -> tuple[int, list[list[int]]]:
@@ -97,7 +118,7 @@ def dumps_frame(message: object) -> bytes:
     Raises `NestingTooDeepError` (a `ValueError`) for such a message, and what `jsonlib.dumps_line`
     raises for a value JSON cannot hold (a `RecursionError` for one too deep even to serialize)."""
     line = jsonlib.dumps_line(message)
-    if exceeds_nesting_depth(line):
+    if len(line) > SHORT_LINE_CHARS and exceeds_nesting_depth(line):
         raise NestingTooDeepError(
             f"cannot send a message nested deeper than {MAX_NESTING_DEPTH} levels"
         )

@@ -54,7 +54,12 @@ from dsh_sdk.line_reader import (
     utf8_length,
 )
 from dsh_sdk.line_writer import LineOutput, LineWriter, renew
-from dsh_sdk.nesting import dumps_frame, exceeds_nesting_depth, read_top_level
+from dsh_sdk.nesting import (
+    SHORT_LINE_CHARS,
+    dumps_frame,
+    exceeds_nesting_depth,
+    read_top_level,
+)
 from dsh_sdk.pending_requests import PendingRequests
 
 __all__ = ["JsonRpcLineTransport", "JsonRpcTransportPeer", "TransportState"]
@@ -231,7 +236,7 @@ class JsonRpcLineTransport:
         parse, reparse = jsonlib.line_parsers()
         parse_large, large = jsonlib.large_line_parser(), jsonlib.LARGE_LINE_CHARS
         classify = classify_message
-        exceeds_depth = exceeds_nesting_depth
+        exceeds_depth, short = exceeds_nesting_depth, SHORT_LINE_CHARS
         handlers = self._notification_handlers
         number = self._lines.line_count - len(entries)
         for entry in entries:
@@ -242,7 +247,7 @@ class JsonRpcLineTransport:
                 continue
             if not entry:
                 continue
-            if exceeds_depth(entry):
+            if len(entry) > short and exceeds_depth(entry):
                 self._refuse_deep_line(entry, number)
                 continue
             try:
@@ -250,6 +255,9 @@ class JsonRpcLineTransport:
             except ValueError as error:
                 message = error if reparse is None else _parse_or_error(reparse, entry)
                 if isinstance(message, ValueError):
+                    if exceeds_depth(entry):  # too deep comes first, also for a short line
+                        self._refuse_deep_line(entry, number)
+                        continue
                     detail = f"the line is not JSON: {message}"
                     self.report_diagnostic(line_diagnostic("invalid-json", detail, number, entry))
                     continue

@@ -70,9 +70,10 @@ def unknown_members(v: dict[str, Any], known: frozenset[str]) -> list[str]:
     """The names in `v` that `known` lacks, in the order ajv's `for…in` visits them: names that are
     array indices ("0", "17", below 2^32 - 1) first, ascending, then the others in wire order (a
     JavaScript object from `JSON.parse` keeps that order), so violations come in the same order."""
-    names = [name for name in v if name not in known]
-    if len(names) > 1 and any(_is_array_index(name) for name in names):
-        indices = sorted((name for name in names if _is_array_index(name)), key=int)
+    names = [name for name in v if name not in known] if known else list(v)
+    # An array index starts with a digit; when the least name sorts after "9", none does.
+    if len(names) > 1 and min(names) <= "9" and any(map(_is_array_index, names)):
+        indices = sorted(filter(_is_array_index, names), key=int)
         names = indices + [name for name in names if not _is_array_index(name)]
     return names
 
@@ -88,7 +89,9 @@ def _is_array_index(name: str) -> bool:
 
 def member_pointer(p: str, name: str) -> str:
     """The JSON pointer of member `name` below `p` (RFC 6901: `~` is `~0`, `/` is `~1`)."""
-    return f"{p}/{name.replace('~', '~0').replace('/', '~1')}"
+    if "~" in name or "/" in name:
+        name = name.replace("~", "~0").replace("/", "~1")
+    return f"{p}/{name}"
 
 
 def passes(check: Check, v: object) -> bool:

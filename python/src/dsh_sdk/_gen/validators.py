@@ -23,13 +23,13 @@ from dsh_sdk.validation_runtime import (
 )
 
 _STRINGS_0: Final = frozenset(("cwd", "provider", "model", "reasoningEffort", "maxTokens"))
-_STRINGS_1: Final = frozenset(("serverInfo",))
-_STRINGS_2: Final = frozenset(("name", "version"))
-_STRINGS_3: Final = frozenset(("sessionId", "contentBlocks"))
-_STRINGS_4: Final = frozenset(("type", "data", "mimeType", "attachment"))
-_STRINGS_5: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
-_STRINGS_6: Final = frozenset(("messageId",))
-_STRINGS_7: Final = frozenset[str]()
+_STRINGS_1: Final = frozenset[str]()
+_STRINGS_2: Final = frozenset(("serverInfo",))
+_STRINGS_3: Final = frozenset(("name", "version"))
+_STRINGS_4: Final = frozenset(("sessionId", "contentBlocks"))
+_STRINGS_5: Final = frozenset(("type", "data", "mimeType", "attachment"))
+_STRINGS_6: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
+_STRINGS_7: Final = frozenset(("messageId",))
 _STRINGS_8: Final = frozenset(("sessionId", "event"))
 _STRINGS_9: Final = frozenset(("sessionId", "status"))
 _STRINGS_10: Final = frozenset(("running", "idle"))
@@ -153,35 +153,47 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
             out.append((p + "/model", "must have required property 'model'"))
         if not _STRINGS_0.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_0):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("cwd", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("cwd", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/cwd", "must be string"))
-        x4 = v.get("provider", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("provider", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/provider", "must be string"))
-        x5 = v.get("model", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+        x10 = v.get("model", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/model", "must be string"))
-        x6 = v.get("reasoningEffort", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, str):
-                if len(x6) < 1:
+        x11 = v.get("reasoningEffort", ABSENT)
+        if x11 is not ABSENT:
+            if isinstance(x11, str):
+                if len(x11) < 1:
                     out.append((p + "/reasoningEffort", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/reasoningEffort", "must be string"))
-        x7 = v.get("maxTokens", ABSENT)
-        if x7 is not ABSENT:
-            if not is_integer(x7):
+        x12 = v.get("maxTokens", ABSENT)
+        if x12 is not ABSENT:
+            if not is_integer(x12):
                 out.append((p + "/maxTokens", "must be integer"))
-            if is_number(x7):
-                if x7 > 9007199254740991 or x7 != x7:
+            if is_number(x12):
+                if x12 > 9007199254740991 or x12 != x12:
                     out.append((p + "/maxTokens", "must be <= 9007199254740991"))
-                if x7 < 1 or x7 != x7:
+                if x12 < 1 or x12 != x12:
                     out.append((p + "/maxTokens", "must be >= 1"))
     else:
         out.append((p, "must be object"))
@@ -191,13 +203,25 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "serverInfo" not in v:
             out.append((p + "/serverInfo", "must have required property 'serverInfo'"))
-        if not _STRINGS_1.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_1):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("serverInfo", ABSENT)
-        if x3 is not ABSENT:
-            _check_server_info(x3, p + "/serverInfo", out)
+        if not _STRINGS_2.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_2):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("serverInfo", ABSENT)
+        if x8 is not ABSENT:
+            _check_server_info(x8, p + "/serverInfo", out)
     else:
         out.append((p, "must be object"))
 
@@ -208,16 +232,28 @@ def _check_server_info(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "version" not in v:
             out.append((p + "/version", "must have required property 'version'"))
-        if not _STRINGS_2.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_2):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("name", ABSENT)
-        if x3 is not ABSENT:
-            _check_server_name(x3, p + "/name", out)
-        x4 = v.get("version", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_3):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("name", ABSENT)
+        if x8 is not ABSENT:
+            _check_server_name(x8, p + "/name", out)
+        x9 = v.get("version", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/version", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -236,20 +272,32 @@ def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "contentBlocks" not in v:
             out.append((p + "/contentBlocks", "must have required property 'contentBlocks'"))
-        if not _STRINGS_3.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_3):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("sessionId", ABSENT)
-        if x3 is not ABSENT:
-            _check_session_id(x3, p + "/sessionId", out)
-        x4 = v.get("contentBlocks", ABSENT)
-        if x4 is not ABSENT:
-            if isinstance(x4, list):
-                if len(x4) < 1:
+        if not _STRINGS_4.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_4):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/sessionId", out)
+        x9 = v.get("contentBlocks", ABSENT)
+        if x9 is not ABSENT:
+            if isinstance(x9, list):
+                if len(x9) < 1:
                     out.append((p + "/contentBlocks", "must NOT have fewer than 1 items"))
-                for i5, x6 in enumerate(x4):
-                    _check_sdk_prompt_content_block(x6, f"{p}/contentBlocks/{i5}", out)
+                for i10, x11 in enumerate(x9):
+                    _check_sdk_prompt_content_block(x11, f"{p}/contentBlocks/{i10}", out)
             else:
                 out.append((p + "/contentBlocks", "must be array"))
     else:
@@ -290,26 +338,38 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if "mimeType" not in v:
             out.append((p + "/mimeType", "must have required property 'mimeType'"))
-        if not _STRINGS_4.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_4):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+        if not _STRINGS_5.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_5):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "image":
+            if x8 != "image":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("data", ABSENT)
-        if x4 is not ABSENT:
-            if isinstance(x4, str):
-                if not is_canonical_base64(x4):
+        x9 = v.get("data", ABSENT)
+        if x9 is not ABSENT:
+            if isinstance(x9, str):
+                if not is_canonical_base64(x9):
                     out.append((p + "/data", "must be canonical padded base64"))
             else:
                 out.append((p + "/data", "must be string"))
-        x5 = v.get("mimeType", ABSENT)
-        if x5 is not ABSENT:
-            _check_image_mime_type(x5, p + "/mimeType", out)
+        x10 = v.get("mimeType", ABSENT)
+        if x10 is not ABSENT:
+            _check_image_mime_type(x10, p + "/mimeType", out)
         if "attachment" in v:
             out.append((p + "/attachment", "must not be present"))
     else:
@@ -319,7 +379,7 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
 def _check_image_mime_type(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_5):
+    if not (isinstance(v, str) and v in _STRINGS_6):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -327,22 +387,46 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "messageId" not in v:
             out.append((p + "/messageId", "must have required property 'messageId'"))
-        if not _STRINGS_6.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_6):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("messageId", ABSENT)
-        if x3 is not ABSENT:
-            _check_message_id(x3, p + "/messageId", out)
+        if not _STRINGS_7.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_7):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("messageId", ABSENT)
+        if x8 is not ABSENT:
+            _check_message_id(x8, p + "/messageId", out)
     else:
         out.append((p, "must be object"))
 
 
 def _check_shutdown_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_7):
-            q2 = member_pointer(p, k1)
-            _check_open_value(v[k1], q2, out)
+        for k1 in unknown_members(v, _STRINGS_1):
+            x2 = v[k1]
+            if is_number(x2):
+                if x2 > 9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                if x2 < -9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+            elif isinstance(x2, list):
+                for i3, x4 in enumerate(x2):
+                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+            elif isinstance(x2, dict):
+                q7 = member_pointer(p, k1)
+                for k5 in unknown_members(x2, _STRINGS_1):
+                    x6 = x2[k5]
+                    _check_open_value(x6, member_pointer(q7, k5), out)
     else:
         out.append((p, "must be object"))
 
@@ -355,14 +439,26 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/event", "must have required property 'event'"))
         if not _STRINGS_8.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_8):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("sessionId", ABSENT)
-        if x3 is not ABSENT:
-            _check_session_id(x3, p + "/sessionId", out)
-        x4 = v.get("event", ABSENT)
-        if x4 is not ABSENT:
-            _check_session_event(x4, p + "/event", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/sessionId", out)
+        x9 = v.get("event", ABSENT)
+        if x9 is not ABSENT:
+            _check_session_event(x9, p + "/event", out)
     else:
         out.append((p, "must be object"))
 
@@ -375,14 +471,26 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/status", "must have required property 'status'"))
         if not _STRINGS_9.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_9):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("sessionId", ABSENT)
-        if x3 is not ABSENT:
-            _check_session_id(x3, p + "/sessionId", out)
-        x4 = v.get("status", ABSENT)
-        if x4 is not ABSENT:
-            _check_session_status(x4, p + "/status", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/sessionId", out)
+        x9 = v.get("status", ABSENT)
+        if x9 is not ABSENT:
+            _check_session_status(x9, p + "/status", out)
     else:
         out.append((p, "must be object"))
 
@@ -402,14 +510,26 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/childSessionId", "must have required property 'childSessionId'"))
         if not _STRINGS_11.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_11):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("parentSessionId", ABSENT)
-        if x3 is not ABSENT:
-            _check_session_id(x3, p + "/parentSessionId", out)
-        x4 = v.get("childSessionId", ABSENT)
-        if x4 is not ABSENT:
-            _check_session_id(x4, p + "/childSessionId", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("parentSessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/parentSessionId", out)
+        x9 = v.get("childSessionId", ABSENT)
+        if x9 is not ABSENT:
+            _check_session_id(x9, p + "/childSessionId", out)
     else:
         out.append((p, "must be object"))
 
@@ -430,33 +550,45 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/stopReason", "must have required property 'stopReason'"))
         if not _STRINGS_12.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_12):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("provider", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
-                out.append((p + "/provider", "must be string"))
-        x4 = v.get("agentId", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
-                out.append((p + "/agentId", "must be string"))
-        x5 = v.get("parentSessionId", ABSENT)
-        if x5 is not ABSENT:
-            _check_session_id(x5, p + "/parentSessionId", out)
-        x6 = v.get("childSessionId", ABSENT)
-        if x6 is not ABSENT:
-            _check_session_id(x6, p + "/childSessionId", out)
-        x7 = v.get("status", ABSENT)
-        if x7 is not ABSENT:
-            _check_sdk_run_status(x7, p + "/status", out)
-        x8 = v.get("stopReason", ABSENT)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("provider", ABSENT)
         if x8 is not ABSENT:
-            _check_subagent_stop_reason(x8, p + "/stopReason", out)
-        x9 = v.get("lastAssistantMessage", ABSENT)
+            if not isinstance(x8, str):
+                out.append((p + "/provider", "must be string"))
+        x9 = v.get("agentId", ABSENT)
         if x9 is not ABSENT:
-            if isinstance(x9, list):
-                for i10, x11 in enumerate(x9):
-                    _check_content_block(x11, f"{p}/lastAssistantMessage/{i10}", out)
+            if not isinstance(x9, str):
+                out.append((p + "/agentId", "must be string"))
+        x10 = v.get("parentSessionId", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_id(x10, p + "/parentSessionId", out)
+        x11 = v.get("childSessionId", ABSENT)
+        if x11 is not ABSENT:
+            _check_session_id(x11, p + "/childSessionId", out)
+        x12 = v.get("status", ABSENT)
+        if x12 is not ABSENT:
+            _check_sdk_run_status(x12, p + "/status", out)
+        x13 = v.get("stopReason", ABSENT)
+        if x13 is not ABSENT:
+            _check_subagent_stop_reason(x13, p + "/stopReason", out)
+        x14 = v.get("lastAssistantMessage", ABSENT)
+        if x14 is not ABSENT:
+            if isinstance(x14, list):
+                for i15, x16 in enumerate(x14):
+                    _check_content_block(x16, f"{p}/lastAssistantMessage/{i15}", out)
             else:
                 out.append((p + "/lastAssistantMessage", "must be array"))
     else:
@@ -552,23 +684,35 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "agent/inbox/spliced":
+            if x8 != "agent/inbox/spliced":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_inbox_splice(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_inbox_splice(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -583,22 +727,34 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
             out.append((p + "/inserted", "must have required property 'inserted'"))
         if not _STRINGS_15.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_15):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("target", ABSENT)
-        if x3 is not ABSENT:
-            _check_inbox_target(x3, p + "/target", out)
-        x4 = v.get("start", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/start", out)
-        x5 = v.get("removedCount", ABSENT)
-        if x5 is not ABSENT:
-            _check_count(x5, p + "/removedCount", out)
-        x6 = v.get("inserted", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, list):
-                for i7, x8 in enumerate(x6):
-                    _check_user_message(x8, f"{p}/inserted/{i7}", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("target", ABSENT)
+        if x8 is not ABSENT:
+            _check_inbox_target(x8, p + "/target", out)
+        x9 = v.get("start", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/start", out)
+        x10 = v.get("removedCount", ABSENT)
+        if x10 is not ABSENT:
+            _check_count(x10, p + "/removedCount", out)
+        x11 = v.get("inserted", ABSENT)
+        if x11 is not ABSENT:
+            if isinstance(x11, list):
+                for i12, x13 in enumerate(x11):
+                    _check_user_message(x13, f"{p}/inserted/{i12}", out)
             else:
                 out.append((p + "/inserted", "must be array"))
     else:
@@ -624,23 +780,35 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "turn/start":
+            if x8 != "turn/start":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_turn_ref(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_turn_ref(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -651,11 +819,23 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if not _STRINGS_17.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_17):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("turn", ABSENT)
-        if x3 is not ABSENT:
-            _check_count(x3, p + "/turn", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("turn", ABSENT)
+        if x8 is not ABSENT:
+            _check_count(x8, p + "/turn", out)
     else:
         out.append((p, "must be object"))
 
@@ -672,23 +852,35 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "step/start":
+            if x8 != "step/start":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_step_ref(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_step_ref(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -705,23 +897,35 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "step/end":
+            if x8 != "step/end":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_step_ref(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_step_ref(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -734,14 +938,26 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if not _STRINGS_18.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_18):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("turn", ABSENT)
-        if x3 is not ABSENT:
-            _check_count(x3, p + "/turn", out)
-        x4 = v.get("step", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/step", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("turn", ABSENT)
+        if x8 is not ABSENT:
+            _check_count(x8, p + "/turn", out)
+        x9 = v.get("step", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/step", out)
     else:
         out.append((p, "must be object"))
 
@@ -758,23 +974,35 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "turn/end":
+            if x8 != "turn/end":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_turn_end(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_turn_end(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -787,14 +1015,26 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
             out.append((p + "/reason", "must have required property 'reason'"))
         if not _STRINGS_19.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_19):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("turn", ABSENT)
-        if x3 is not ABSENT:
-            _check_count(x3, p + "/turn", out)
-        x4 = v.get("reason", ABSENT)
-        if x4 is not ABSENT:
-            _check_turn_end_reason(x4, p + "/reason", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("turn", ABSENT)
+        if x8 is not ABSENT:
+            _check_count(x8, p + "/turn", out)
+        x9 = v.get("reason", ABSENT)
+        if x9 is not ABSENT:
+            _check_turn_end_reason(x9, p + "/reason", out)
     else:
         out.append((p, "must be object"))
 
@@ -805,11 +1045,23 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
             out.append((p + "/kind", "must have required property 'kind'"))
         if not _STRINGS_20.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_20):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("kind", ABSENT)
-        if x3 is not ABSENT:
-            _check_turn_end_kind(x3, p + "/kind", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("kind", ABSENT)
+        if x8 is not ABSENT:
+            _check_turn_end_kind(x8, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
@@ -831,23 +1083,35 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "user/message":
+            if x8 != "user/message":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_user_message(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_user_message(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -864,27 +1128,39 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/source", "must have required property 'source'"))
         if not _STRINGS_21.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_21):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("id", ABSENT)
-        if x3 is not ABSENT:
-            _check_message_id(x3, p + "/id", out)
-        x4 = v.get("role", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("id", ABSENT)
+        if x8 is not ABSENT:
+            _check_message_id(x8, p + "/id", out)
+        x9 = v.get("role", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/role", "must be string"))
-            if x4 != "user":
+            if x9 != "user":
                 out.append((p + "/role", "must be equal to constant"))
-        x5 = v.get("content", ABSENT)
-        if x5 is not ABSENT:
-            if isinstance(x5, list):
-                for i6, x7 in enumerate(x5):
-                    _check_content_block(x7, f"{p}/content/{i6}", out)
+        x10 = v.get("content", ABSENT)
+        if x10 is not ABSENT:
+            if isinstance(x10, list):
+                for i11, x12 in enumerate(x10):
+                    _check_content_block(x12, f"{p}/content/{i11}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x8 = v.get("source", ABSENT)
-        if x8 is not ABSENT:
-            _check_message_source(x8, p + "/source", out)
+        x13 = v.get("source", ABSENT)
+        if x13 is not ABSENT:
+            _check_message_source(x13, p + "/source", out)
     else:
         out.append((p, "must be object"))
 
@@ -895,11 +1171,23 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
             out.append((p + "/kind", "must have required property 'kind'"))
         if not _STRINGS_20.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_20):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("kind", ABSENT)
-        if x3 is not ABSENT:
-            _check_message_source_kind(x3, p + "/kind", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("kind", ABSENT)
+        if x8 is not ABSENT:
+            _check_message_source_kind(x8, p + "/kind", out)
     else:
         out.append((p, "must be object"))
 
@@ -921,23 +1209,35 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "assistant/chunk":
+            if x8 != "assistant/chunk":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_assistant_chunk(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_assistant_chunk(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -952,17 +1252,29 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
             out.append((p + "/delta", "must have required property 'delta'"))
         if not _STRINGS_22.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_22):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("turn", ABSENT)
-        if x3 is not ABSENT:
-            _check_count(x3, p + "/turn", out)
-        x4 = v.get("step", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/step", out)
-        x5 = v.get("delta", ABSENT)
-        if x5 is not ABSENT:
-            _check_content_block(x5, p + "/delta", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("turn", ABSENT)
+        if x8 is not ABSENT:
+            _check_count(x8, p + "/turn", out)
+        x9 = v.get("step", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/step", out)
+        x10 = v.get("delta", ABSENT)
+        if x10 is not ABSENT:
+            _check_content_block(x10, p + "/delta", out)
     else:
         out.append((p, "must be object"))
 
@@ -979,23 +1291,35 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "assistant/message":
+            if x8 != "assistant/message":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_assistant_reply(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_assistant_reply(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -1006,14 +1330,26 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
             out.append((p + "/message", "must have required property 'message'"))
         if not _STRINGS_23.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_23):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("message", ABSENT)
-        if x3 is not ABSENT:
-            _check_assistant_message(x3, p + "/message", out)
-        x4 = v.get("usage", ABSENT)
-        if x4 is not ABSENT:
-            _check_usage(x4, p + "/usage", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("message", ABSENT)
+        if x8 is not ABSENT:
+            _check_assistant_message(x8, p + "/message", out)
+        x9 = v.get("usage", ABSENT)
+        if x9 is not ABSENT:
+            _check_usage(x9, p + "/usage", out)
     else:
         out.append((p, "must be object"))
 
@@ -1028,22 +1364,34 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if not _STRINGS_24.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_24):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("id", ABSENT)
-        if x3 is not ABSENT:
-            _check_message_id(x3, p + "/id", out)
-        x4 = v.get("role", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("id", ABSENT)
+        if x8 is not ABSENT:
+            _check_message_id(x8, p + "/id", out)
+        x9 = v.get("role", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/role", "must be string"))
-            if x4 != "assistant":
+            if x9 != "assistant":
                 out.append((p + "/role", "must be equal to constant"))
-        x5 = v.get("content", ABSENT)
-        if x5 is not ABSENT:
-            if isinstance(x5, list):
-                for i6, x7 in enumerate(x5):
-                    _check_content_block(x7, f"{p}/content/{i6}", out)
+        x10 = v.get("content", ABSENT)
+        if x10 is not ABSENT:
+            if isinstance(x10, list):
+                for i11, x12 in enumerate(x10):
+                    _check_content_block(x12, f"{p}/content/{i11}", out)
             else:
                 out.append((p + "/content", "must be array"))
     else:
@@ -1052,9 +1400,21 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
 
 def _check_usage(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_7):
-            q2 = member_pointer(p, k1)
-            _check_open_value(v[k1], q2, out)
+        for k1 in unknown_members(v, _STRINGS_1):
+            x2 = v[k1]
+            if is_number(x2):
+                if x2 > 9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                if x2 < -9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+            elif isinstance(x2, list):
+                for i3, x4 in enumerate(x2):
+                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+            elif isinstance(x2, dict):
+                q7 = member_pointer(p, k1)
+                for k5 in unknown_members(x2, _STRINGS_1):
+                    x6 = x2[k5]
+                    _check_open_value(x6, member_pointer(q7, k5), out)
     else:
         out.append((p, "must be object"))
 
@@ -1071,23 +1431,35 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "tool/call":
+            if x8 != "tool/call":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_tool_call(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_tool_call(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -1106,25 +1478,37 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
             out.append((p + "/arguments", "must have required property 'arguments'"))
         if not _STRINGS_25.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_25):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("turn", ABSENT)
-        if x3 is not ABSENT:
-            _check_count(x3, p + "/turn", out)
-        x4 = v.get("step", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/step", out)
-        x5 = v.get("id", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("turn", ABSENT)
+        if x8 is not ABSENT:
+            _check_count(x8, p + "/turn", out)
+        x9 = v.get("step", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/step", out)
+        x10 = v.get("id", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/id", "must be string"))
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x11 = v.get("name", ABSENT)
+        if x11 is not ABSENT:
+            if not isinstance(x11, str):
                 out.append((p + "/name", "must be string"))
-        x7 = v.get("arguments", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
+        x12 = v.get("arguments", ABSENT)
+        if x12 is not ABSENT:
+            if not isinstance(x12, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1142,23 +1526,35 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "tool/result":
+            if x8 != "tool/result":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            _check_tool_result(x6, p + "/data", out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            _check_tool_result(x11, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -1173,22 +1569,34 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
             out.append((p + "/isError", "must have required property 'isError'"))
         if not _STRINGS_26.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_26):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("toolCallId", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("toolCallId", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/toolCallId", "must be string"))
-        x4 = v.get("content", ABSENT)
-        if x4 is not ABSENT:
-            if isinstance(x4, list):
-                for i5, x6 in enumerate(x4):
-                    _check_content_block(x6, f"{p}/content/{i5}", out)
+        x9 = v.get("content", ABSENT)
+        if x9 is not ABSENT:
+            if isinstance(x9, list):
+                for i10, x11 in enumerate(x9):
+                    _check_content_block(x11, f"{p}/content/{i10}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x7 = v.get("isError", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, bool):
+        x12 = v.get("isError", ABSENT)
+        if x12 is not ABSENT:
+            if not isinstance(x12, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
@@ -1206,26 +1614,51 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if not _STRINGS_14.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_14):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if passes(_check_16, x3):
+            if passes(_check_16, x8):
                 out.append((p + "/type", "must NOT be valid"))
-        x4 = v.get("seq", ABSENT)
-        if x4 is not ABSENT:
-            _check_count(x4, p + "/seq", out)
-        x5 = v.get("time", ABSENT)
-        if x5 is not ABSENT:
-            _check_epoch_millis(x5, p + "/time", out)
-        x6 = v.get("data", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, dict):
-                for k7 in unknown_members(x6, _STRINGS_7):
-                    q8 = member_pointer(p + "/data", k7)
-                    _check_open_value(x6[k7], q8, out)
+        x9 = v.get("seq", ABSENT)
+        if x9 is not ABSENT:
+            _check_count(x9, p + "/seq", out)
+        x10 = v.get("time", ABSENT)
+        if x10 is not ABSENT:
+            _check_epoch_millis(x10, p + "/time", out)
+        x11 = v.get("data", ABSENT)
+        if x11 is not ABSENT:
+            if isinstance(x11, dict):
+                q14 = p + "/data"
+                for k12 in unknown_members(x11, _STRINGS_1):
+                    x13 = x11[k12]
+                    if is_number(x13):
+                        if x13 > 9007199254740991 or x13 != x13:
+                            out.append((member_pointer(q14, k12), "must be <= 9007199254740991"))
+                        if x13 < -9007199254740991 or x13 != x13:
+                            out.append((member_pointer(q14, k12), "must be >= -9007199254740991"))
+                    elif isinstance(x13, list):
+                        for i15, x16 in enumerate(x13):
+                            _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
+                    elif isinstance(x13, dict):
+                        q19 = member_pointer(q14, k12)
+                        for k17 in unknown_members(x13, _STRINGS_1):
+                            x18 = x13[k17]
+                            _check_open_value(x18, member_pointer(q19, k17), out)
             else:
                 out.append((p + "/data", "must be object"))
     else:
@@ -1264,17 +1697,29 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/text", "must have required property 'text'"))
         if not _STRINGS_28.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_28):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "text":
+            if x8 != "text":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("text", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("text", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1288,17 +1733,29 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/text", "must have required property 'text'"))
         if not _STRINGS_28.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_28):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "reasoning":
+            if x8 != "reasoning":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("text", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("text", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/text", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1312,17 +1769,29 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/attachment", "must have required property 'attachment'"))
         if not _STRINGS_29.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_29):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "image":
+            if x8 != "image":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("attachment", ABSENT)
-        if x4 is not ABSENT:
-            _check_image_attachment(x4, p + "/attachment", out)
+        x9 = v.get("attachment", ABSENT)
+        if x9 is not ABSENT:
+            _check_image_attachment(x9, p + "/attachment", out)
         if "data" in v:
             out.append((p + "/data", "must not be present"))
     else:
@@ -1337,18 +1806,30 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
         if not _STRINGS_30.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_30):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("attachmentId", ABSENT)
-        if x3 is not ABSENT:
-            if isinstance(x3, str):
-                if len(x3) < 1:
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("attachmentId", ABSENT)
+        if x8 is not ABSENT:
+            if isinstance(x8, str):
+                if len(x8) < 1:
                     out.append((p + "/attachmentId", "must NOT have fewer than 1 characters"))
             else:
                 out.append((p + "/attachmentId", "must be string"))
-        x4 = v.get("mediaType", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("mediaType", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/mediaType", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1366,25 +1847,37 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/arguments", "must have required property 'arguments'"))
         if not _STRINGS_31.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_31):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "tool-call":
+            if x8 != "tool-call":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/id", "must be string"))
-        x5 = v.get("name", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+        x10 = v.get("name", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/name", "must be string"))
-        x6 = v.get("arguments", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x11 = v.get("arguments", ABSENT)
+        if x11 is not ABSENT:
+            if not isinstance(x11, str):
                 out.append((p + "/arguments", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1400,28 +1893,40 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if not _STRINGS_32.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_32):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if x3 != "tool-result":
+            if x8 != "tool-result":
                 out.append((p + "/type", "must be equal to constant"))
-        x4 = v.get("toolCallId", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("toolCallId", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/toolCallId", "must be string"))
-        x5 = v.get("content", ABSENT)
-        if x5 is not ABSENT:
-            if isinstance(x5, list):
-                for i6, x7 in enumerate(x5):
-                    _check_content_block(x7, f"{p}/content/{i6}", out)
+        x10 = v.get("content", ABSENT)
+        if x10 is not ABSENT:
+            if isinstance(x10, list):
+                for i11, x12 in enumerate(x10):
+                    _check_content_block(x12, f"{p}/content/{i11}", out)
             else:
                 out.append((p + "/content", "must be array"))
-        x8 = v.get("isError", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, bool):
+        x13 = v.get("isError", ABSENT)
+        if x13 is not ABSENT:
+            if not isinstance(x13, bool):
                 out.append((p + "/isError", "must be boolean"))
     else:
         out.append((p, "must be object"))
@@ -1433,13 +1938,25 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if not _STRINGS_33.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_33):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("type", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("type", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if passes(_check_17, x3):
+            if passes(_check_17, x8):
                 out.append((p + "/type", "must NOT be valid"))
     else:
         out.append((p, "must be object"))
@@ -1466,15 +1983,27 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
             out.append((p + "/message", "must have required property 'message'"))
         if not _STRINGS_35.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_35):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("pointer", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("pointer", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
                 out.append((p + "/pointer", "must be string"))
-        x4 = v.get("message", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("message", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/message", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -1505,24 +2034,36 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
             out.append((p + "/message", "must have required property 'message'"))
         if not _STRINGS_36.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_36):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("code", ABSENT)
-        if x3 is not ABSENT:
-            if not is_integer(x3):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("code", ABSENT)
+        if x8 is not ABSENT:
+            if not is_integer(x8):
                 out.append((p + "/code", "must be integer"))
-            if is_number(x3):
-                if x3 > 9007199254740991 or x3 != x3:
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
                     out.append((p + "/code", "must be <= 9007199254740991"))
-                if x3 < -9007199254740991 or x3 != x3:
+                if x8 < -9007199254740991 or x8 != x8:
                     out.append((p + "/code", "must be >= -9007199254740991"))
-        x4 = v.get("message", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+        x9 = v.get("message", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/message", "must be string"))
-        x5 = v.get("data", ABSENT)
-        if x5 is not ABSENT:
-            _check_open_value(x5, p + "/data", out)
+        x10 = v.get("data", ABSENT)
+        if x10 is not ABSENT:
+            _check_open_value(x10, p + "/data", out)
     else:
         out.append((p, "must be object"))
 
@@ -1537,17 +2078,29 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/error", "must have required property 'error'"))
         if not _STRINGS_37.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_37):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("error", ABSENT)
-        if x5 is not ABSENT:
-            _check_response_error(x5, p + "/error", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("error", ABSENT)
+        if x10 is not ABSENT:
+            _check_response_error(x10, p + "/error", out)
     else:
         out.append((p, "must be object"))
 
@@ -1564,23 +2117,35 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_38.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_38):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("method", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("method", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/method", "must be string"))
-            if x5 != "initialize":
+            if x10 != "initialize":
                 out.append((p + "/method", "must be equal to constant"))
-        x6 = v.get("params", ABSENT)
-        if x6 is not ABSENT:
-            _check_initialize_params(x6, p + "/params", out)
+        x11 = v.get("params", ABSENT)
+        if x11 is not ABSENT:
+            _check_initialize_params(x11, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1595,17 +2160,29 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/result", "must have required property 'result'"))
         if not _STRINGS_39.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_39):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("result", ABSENT)
-        if x5 is not ABSENT:
-            _check_initialize_result(x5, p + "/result", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("result", ABSENT)
+        if x10 is not ABSENT:
+            _check_initialize_result(x10, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1622,23 +2199,35 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_38.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_38):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("method", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("method", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/method", "must be string"))
-            if x5 != "session/prompt":
+            if x10 != "session/prompt":
                 out.append((p + "/method", "must be equal to constant"))
-        x6 = v.get("params", ABSENT)
-        if x6 is not ABSENT:
-            _check_session_prompt_params(x6, p + "/params", out)
+        x11 = v.get("params", ABSENT)
+        if x11 is not ABSENT:
+            _check_session_prompt_params(x11, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1653,17 +2242,29 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/result", "must have required property 'result'"))
         if not _STRINGS_39.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_39):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("result", ABSENT)
-        if x5 is not ABSENT:
-            _check_session_prompt_result(x5, p + "/result", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("result", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_prompt_result(x10, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1678,28 +2279,53 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if not _STRINGS_38.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_38):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("method", ABSENT)
-        if x5 is not ABSENT:
-            if not isinstance(x5, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("method", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
                 out.append((p + "/method", "must be string"))
-            if x5 != "shutdown":
+            if x10 != "shutdown":
                 out.append((p + "/method", "must be equal to constant"))
-        x6 = v.get("params", ABSENT)
-        if x6 is not ABSENT:
-            if not (isinstance(x6, dict) or x6 is None):
+        x11 = v.get("params", ABSENT)
+        if x11 is not ABSENT:
+            if not (isinstance(x11, dict) or x11 is None):
                 out.append((p + "/params", "must be object,null"))
-            if isinstance(x6, dict):
-                for k7 in unknown_members(x6, _STRINGS_7):
-                    q8 = member_pointer(p + "/params", k7)
-                    _check_open_value(x6[k7], q8, out)
+            if isinstance(x11, dict):
+                q14 = p + "/params"
+                for k12 in unknown_members(x11, _STRINGS_1):
+                    x13 = x11[k12]
+                    if is_number(x13):
+                        if x13 > 9007199254740991 or x13 != x13:
+                            out.append((member_pointer(q14, k12), "must be <= 9007199254740991"))
+                        if x13 < -9007199254740991 or x13 != x13:
+                            out.append((member_pointer(q14, k12), "must be >= -9007199254740991"))
+                    elif isinstance(x13, list):
+                        for i15, x16 in enumerate(x13):
+                            _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
+                    elif isinstance(x13, dict):
+                        q19 = member_pointer(q14, k12)
+                        for k17 in unknown_members(x13, _STRINGS_1):
+                            x18 = x13[k17]
+                            _check_open_value(x18, member_pointer(q19, k17), out)
     else:
         out.append((p, "must be object"))
 
@@ -1714,17 +2340,29 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/result", "must have required property 'result'"))
         if not _STRINGS_39.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_39):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("id", ABSENT)
-        if x4 is not ABSENT:
-            _check_request_id(x4, p + "/id", out)
-        x5 = v.get("result", ABSENT)
-        if x5 is not ABSENT:
-            _check_shutdown_result(x5, p + "/result", out)
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("result", ABSENT)
+        if x10 is not ABSENT:
+            _check_shutdown_result(x10, p + "/result", out)
     else:
         out.append((p, "must be object"))
 
@@ -1739,20 +2377,32 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_40.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_40):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("method", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("method", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/method", "must be string"))
-            if x4 != "session.event":
+            if x9 != "session.event":
                 out.append((p + "/method", "must be equal to constant"))
-        x5 = v.get("params", ABSENT)
-        if x5 is not ABSENT:
-            _check_session_event_notification(x5, p + "/params", out)
+        x10 = v.get("params", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_event_notification(x10, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1767,20 +2417,32 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_40.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_40):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("method", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("method", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/method", "must be string"))
-            if x4 != "session.status":
+            if x9 != "session.status":
                 out.append((p + "/method", "must be equal to constant"))
-        x5 = v.get("params", ABSENT)
-        if x5 is not ABSENT:
-            _check_session_status_notification(x5, p + "/params", out)
+        x10 = v.get("params", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_status_notification(x10, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1795,20 +2457,32 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_40.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_40):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("method", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("method", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/method", "must be string"))
-            if x4 != "subagent.started":
+            if x9 != "subagent.started":
                 out.append((p + "/method", "must be equal to constant"))
-        x5 = v.get("params", ABSENT)
-        if x5 is not ABSENT:
-            _check_subagent_started_notification(x5, p + "/params", out)
+        x10 = v.get("params", ABSENT)
+        if x10 is not ABSENT:
+            _check_subagent_started_notification(x10, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1823,20 +2497,32 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
             out.append((p + "/params", "must have required property 'params'"))
         if not _STRINGS_40.issuperset(v):
             for k1 in unknown_members(v, _STRINGS_40):
-                q2 = member_pointer(p, k1)
-                _check_open_value(v[k1], q2, out)
-        x3 = v.get("jsonrpc", ABSENT)
-        if x3 is not ABSENT:
-            _check_json_rpc_version(x3, p + "/jsonrpc", out)
-        x4 = v.get("method", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    for i3, x4 in enumerate(x2):
+                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    q7 = member_pointer(p, k1)
+                    for k5 in unknown_members(x2, _STRINGS_1):
+                        x6 = x2[k5]
+                        _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("method", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, str):
                 out.append((p + "/method", "must be string"))
-            if x4 != "subagent.finished":
+            if x9 != "subagent.finished":
                 out.append((p + "/method", "must be equal to constant"))
-        x5 = v.get("params", ABSENT)
-        if x5 is not ABSENT:
-            _check_subagent_finished_notification(x5, p + "/params", out)
+        x10 = v.get("params", ABSENT)
+        if x10 is not ABSENT:
+            _check_subagent_finished_notification(x10, p + "/params", out)
     else:
         out.append((p, "must be object"))
 
@@ -1847,22 +2533,46 @@ def _check_open_value(v: Any, p: str, out: Out) -> None:
             out.append((p, "must be <= 9007199254740991"))
         if v < -9007199254740991 or v != v:
             out.append((p, "must be >= -9007199254740991"))
-    if isinstance(v, list):
+    elif isinstance(v, list):
         for i1, x2 in enumerate(v):
             _check_open_value(x2, f"{p}/{i1}", out)
-    if isinstance(v, dict):
-        for k3 in unknown_members(v, _STRINGS_7):
-            q4 = member_pointer(p, k3)
-            _check_open_value(v[k3], q4, out)
+    elif isinstance(v, dict):
+        for k3 in unknown_members(v, _STRINGS_1):
+            x4 = v[k3]
+            if is_number(x4):
+                if x4 > 9007199254740991 or x4 != x4:
+                    out.append((member_pointer(p, k3), "must be <= 9007199254740991"))
+                if x4 < -9007199254740991 or x4 != x4:
+                    out.append((member_pointer(p, k3), "must be >= -9007199254740991"))
+            elif isinstance(x4, list):
+                for i5, x6 in enumerate(x4):
+                    _check_open_value(x6, f"{member_pointer(p, k3)}/{i5}", out)
+            elif isinstance(x4, dict):
+                q9 = member_pointer(p, k3)
+                for k7 in unknown_members(x4, _STRINGS_1):
+                    x8 = x4[k7]
+                    _check_open_value(x8, member_pointer(q9, k7), out)
 
 
 def _check_no_params(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, dict) or v is None):
         out.append((p, "must be object,null"))
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_7):
-            q2 = member_pointer(p, k1)
-            _check_open_value(v[k1], q2, out)
+        for k1 in unknown_members(v, _STRINGS_1):
+            x2 = v[k1]
+            if is_number(x2):
+                if x2 > 9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                if x2 < -9007199254740991 or x2 != x2:
+                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+            elif isinstance(x2, list):
+                for i3, x4 in enumerate(x2):
+                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+            elif isinstance(x2, dict):
+                q7 = member_pointer(p, k1)
+                for k5 in unknown_members(x2, _STRINGS_1):
+                    x6 = x2[k5]
+                    _check_open_value(x6, member_pointer(q7, k5), out)
 
 
 def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
