@@ -339,8 +339,8 @@ def tool_results_to_the_limit() -> dict[str, Any]:
     while depth + 2 <= LIMIT:
         block = {"type": "tool-result", "toolCallId": "c", "content": [block]}
         depth += 2
-    event = {"type": "assistant/chunk", "seq": 1, "time": 1, "data": {"turn": 0, "step": 0}}
-    event["data"]["delta"] = block
+    data = {"turn": 0, "step": 0, "delta": block}
+    event = {"type": "assistant/chunk", "seq": 1, "time": 1, "data": data}
     frame = {
         "jsonrpc": "2.0",
         "method": "session.event",

@@ -22,7 +22,7 @@ Known differences that remain (values are equal, spellings or types are not):
   where it writes `10000000000000000`); `-0.0` is written `-0.0`, JavaScript writes `0`. NaN and
   infinities are written `null`, as `JSON.stringify` does. Integers beyond 64 bits parse as floats
   with orjson (as in JavaScript) and as exact ints with the standard library. The protocol keeps
-  every number of a payload within ±2^53−1, where all of these read alike (the generated
+  every number of a payload within +/-(2^53 - 1), where all of these read alike (the generated
   validators check it; see the IDL's number rule).
 - Nesting deeper than about 1,000 levels fails to parse here; `JSON.parse` goes deeper. The
   transport refuses lines nested deeper than the protocol's limit before parsing (`nesting.py`).
