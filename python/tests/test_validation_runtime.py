@@ -16,14 +16,17 @@ from dsh_sdk._gen.models import Violation
 from dsh_sdk.validation_runtime import (
     ABSENT,
     Out,
+    all_numbers_within,
     any_of,
     is_canonical_base64,
     is_integer,
     is_number,
     json_equal,
     json_in,
+    member_pointer,
     passes,
     run,
+    unknown_members,
     utf16_length,
 )
 
@@ -144,3 +147,36 @@ def test_absent_tells_a_missing_member_from_null() -> None:
     members: dict[str, object] = {"a": None}
     assert members.get("a", ABSENT) is None
     assert members.get("b", ABSENT) is ABSENT
+
+
+SAFE = (-(2**53) + 1, 2**53 - 1)
+
+
+def test_all_numbers_within_passes_only_numbers_inside_the_bounds() -> None:
+    assert all_numbers_within([0, 2**53 - 1, -(2**53) + 1, 1.5, True], SAFE)
+    assert all_numbers_within({"a": 1, "b": 2.5}.values(), SAFE)
+    assert not all_numbers_within([2**53], SAFE)
+    assert not all_numbers_within([1, float("inf")], SAFE)
+    assert not all_numbers_within([float("nan")], SAFE)  # the checks one by one decide
+    for mixed in (["a"], [1, "x"], [None], [[1]], [{"a": 1}], []):
+        assert not all_numbers_within(mixed, SAFE), mixed
+
+
+def test_unknown_members_come_in_the_order_javascript_enumerates_them() -> None:
+    value = {"b": 1, "10": 2, "a": 3, "2": 4, "01": 5, "4294967295": 6, "4294967294": 7, "x": 8}
+    assert unknown_members(value, frozenset({"a"})) == [
+        "2",
+        "10",
+        "4294967294",
+        "b",
+        "01",
+        "4294967295",
+        "x",
+    ]
+    assert unknown_members({"z": 1, "y": 2}, frozenset()) == ["z", "y"]
+    assert unknown_members({"z": 1}, frozenset({"z"})) == []
+
+
+def test_member_pointer_escapes_as_rfc_6901_says() -> None:
+    assert member_pointer("/a", "b") == "/a/b"
+    assert member_pointer("", "a/b~c") == "/a~1b~0c"

@@ -9,6 +9,7 @@
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
+import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
 import type { Pointer } from './py-validator-module.js';
 import {
@@ -259,10 +260,16 @@ export class PyValidatorCompiler {
   private additionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
     if (schema === true) return [];
     const names = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
+    const known = this.parts.keySet(names);
+    // Objects with properties rarely have other members; open ones are mostly numbers.
+    const guard =
+      names.length > 0
+        ? `not ${known}.issuperset(${s.value})`
+        : this.numbersWithinTest(schema, `${s.value}.values()`, s);
+    const indent = guard ? `${s.indent}    ` : s.indent;
     const key = this.fresh('k');
     const value = this.fresh('x');
-    const known = this.parts.keySet(names);
-    const inner = `${s.indent}    `;
+    const inner = `${indent}    `;
     // The object's own pointer, named: an f-string may not hold it as an expression with quotes.
     const base = pointerExpr(s.pointer);
     const isName = /^\w+$/.test(base);
@@ -279,16 +286,12 @@ export class PyValidatorCompiler {
     const body = target
       ? this.withInlined(target.name, () => this.node(target.schema, member))
       : this.call(this.hoist(schema, member.at), member);
-    const loop = [
-      ...(isName ? [] : [`${s.indent}${parent} = ${base}`]),
-      `${s.indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
+    return [
+      ...(guard ? [layoutPy(guard, s.indent.length, 'if ', ':')] : []),
+      ...(isName ? [] : [`${indent}${parent} = ${base}`]),
+      `${indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
       `${inner}${value} = ${s.value}[${key}]`,
       ...body,
-    ];
-    if (names.length === 0) return loop;
-    return [
-      `${s.indent}if not ${known}.issuperset(${s.value}):`,
-      ...loop.map((line) => `    ${line}`),
     ];
   }
 
@@ -312,19 +315,58 @@ export class PyValidatorCompiler {
   }
 
   private items(items: unknown, s: Scope): string[] {
+    const guard = this.numbersWithinTest(items, s.value, s);
+    const indent = guard ? `${s.indent}    ` : s.indent;
     const index = this.fresh('i');
     const value = this.fresh('x');
     const scope = {
       ...s,
       value,
       pointer: itemOf(s.pointer, index),
-      indent: `${s.indent}    `,
+      indent: `${indent}    `,
       at: `${s.at}/items`,
     };
     const inner = this.node(items, scope);
-    return inner.length === 0
-      ? []
-      : [`${s.indent}for ${index}, ${value} in enumerate(${s.value}):`, ...inner];
+    if (inner.length === 0) return [];
+    return [
+      ...(guard ? [layoutPy(guard, s.indent.length, 'if ', ':')] : []),
+      `${indent}for ${index}, ${value} in enumerate(${s.value}):`,
+      ...inner,
+    ];
+  }
+
+  /**
+   * A test, in C, that `values` are all numbers within the bounds of `schema` when `schema` says
+   * nothing else about a number, so that no value can break it and the loop over them is skipped
+   * (open content is mostly such numbers: token counts, arrays of floats); undefined otherwise.
+   */
+  private numbersWithinTest(schema: unknown, values: string, s: Scope): PyExpr | undefined {
+    const bounds = this.numberBounds(schema);
+    if (!bounds || s.mode === 'test') return undefined;
+    const range = this.parts.range(bounds.minimum, bounds.maximum);
+    return {
+      head: `not ${this.parts.use('all_numbers_within')}(`,
+      items: [values, range],
+      close: ')',
+    };
+  }
+
+  /**
+   * The bounds of a schema (or of the definition it names) whose only rules are number bounds and
+   * subschemas of arrays and objects; undefined for any other schema.
+   */
+  private numberBounds(schema: unknown): { minimum: string; maximum: string } | undefined {
+    const ref = isPlainObject(schema) ? schema['$ref'] : undefined;
+    const resolved =
+      typeof ref === 'string' && Object.keys(schema as SchemaNode).length === 1
+        ? this.definitions[ref.slice(REF_PREFIX.length)]
+        : schema;
+    if (!isPlainObject(resolved)) return undefined;
+    const allowed = new Set(['minimum', 'maximum', 'items', 'additionalProperties']);
+    if (!Object.keys(resolved).every((key) => allowed.has(key) || IGNORED.has(key)))
+      return undefined;
+    if (!('minimum' in resolved) || !('maximum' in resolved)) return undefined;
+    return { minimum: num(resolved['minimum']), maximum: num(resolved['maximum']) };
   }
 
   private anyOf(branches: unknown[], s: Scope): string[] {

@@ -83,6 +83,7 @@ export type RuntimeName =
   | 'ABSENT'
   | 'Out'
   | 'Validator'
+  | 'all_numbers_within'
   | 'any_of'
   | 'is_canonical_base64'
   | 'is_integer'
@@ -140,6 +141,11 @@ export class ModuleParts {
   keySet(names: readonly string[]): string {
     if (names.length === 0) return this.constant('_STRINGS', 'frozenset[str]()');
     return this.constant('_STRINGS', pyCallExpr('frozenset', [pyTupleExpr(names.map(pyStr))]));
+  }
+
+  /** A `(low, high)` constant of number bounds. */
+  range(low: string, high: string): string {
+    return this.constant('_RANGE', pyTupleExpr([low, high]));
   }
 
   /** A compiled pattern constant, ECMAScript meaning kept. */

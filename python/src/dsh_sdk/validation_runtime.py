@@ -10,7 +10,7 @@ a (pointer, message) pair to `out` for every violation it finds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeAlias, TypeGuard
 
 from dsh_sdk._gen.models import Violation
@@ -20,6 +20,7 @@ __all__ = [
     "Check",
     "Out",
     "Validator",
+    "all_numbers_within",
     "any_of",
     "is_canonical_base64",
     "is_integer",
@@ -64,6 +65,17 @@ def utf16_length(s: str) -> int:
     """The length of `s` in UTF-16 code units, as ajv measures `minLength` (a character outside the
     BMP counts twice), so both languages accept the same strings."""
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def all_numbers_within(values: Iterable[object], bounds: tuple[int, int]) -> bool:
+    """Whether every value is a number within `bounds` (inclusive), decided in C by `min` and `max`:
+    values that are not all numbers fail to compare (TypeError), and the caller then checks them
+    one by one. A compiled check uses it to skip open content that holds only such numbers."""
+    low, high = bounds
+    try:
+        return low <= min(values) and max(values) <= high  # type: ignore[type-var, operator]
+    except (TypeError, ValueError):  # not all numbers, or none at all
+        return False
 
 
 def unknown_members(v: dict[str, Any], known: frozenset[str]) -> list[str]:

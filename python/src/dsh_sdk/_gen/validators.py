@@ -12,6 +12,7 @@ from dsh_sdk.validation_runtime import (
     ABSENT,
     Out,
     Validator,
+    all_numbers_within,
     any_of,
     is_canonical_base64,
     is_integer,
@@ -23,18 +24,19 @@ from dsh_sdk.validation_runtime import (
 )
 
 _STRINGS_0: Final = frozenset(("cwd", "provider", "model", "reasoningEffort", "maxTokens"))
-_STRINGS_1: Final = frozenset[str]()
-_STRINGS_2: Final = frozenset(("serverInfo",))
-_STRINGS_3: Final = frozenset(("name", "version"))
-_STRINGS_4: Final = frozenset(("sessionId", "contentBlocks"))
-_STRINGS_5: Final = frozenset(("type", "data", "mimeType", "attachment"))
-_STRINGS_6: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
-_STRINGS_7: Final = frozenset(("messageId",))
-_STRINGS_8: Final = frozenset(("sessionId", "event"))
-_STRINGS_9: Final = frozenset(("sessionId", "status"))
-_STRINGS_10: Final = frozenset(("running", "idle"))
-_STRINGS_11: Final = frozenset(("parentSessionId", "childSessionId"))
-_STRINGS_12: Final = frozenset(
+_RANGE_1: Final = (-9007199254740991, 9007199254740991)
+_STRINGS_2: Final = frozenset[str]()
+_STRINGS_3: Final = frozenset(("serverInfo",))
+_STRINGS_4: Final = frozenset(("name", "version"))
+_STRINGS_5: Final = frozenset(("sessionId", "contentBlocks"))
+_STRINGS_6: Final = frozenset(("type", "data", "mimeType", "attachment"))
+_STRINGS_7: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
+_STRINGS_8: Final = frozenset(("messageId",))
+_STRINGS_9: Final = frozenset(("sessionId", "event"))
+_STRINGS_10: Final = frozenset(("sessionId", "status"))
+_STRINGS_11: Final = frozenset(("running", "idle"))
+_STRINGS_12: Final = frozenset(("parentSessionId", "childSessionId"))
+_STRINGS_13: Final = frozenset(
     (
         "provider",
         "agentId",
@@ -45,21 +47,21 @@ _STRINGS_12: Final = frozenset(
         "lastAssistantMessage",
     ),
 )
-_STRINGS_13: Final = frozenset(("ok", "error"))
-_STRINGS_14: Final = frozenset(("type", "seq", "time", "data"))
-_STRINGS_15: Final = frozenset(("target", "start", "removedCount", "inserted"))
-_STRINGS_16: Final = frozenset(("next-turn", "next-step"))
-_STRINGS_17: Final = frozenset(("turn",))
-_STRINGS_18: Final = frozenset(("turn", "step"))
-_STRINGS_19: Final = frozenset(("turn", "reason"))
-_STRINGS_20: Final = frozenset(("kind",))
-_STRINGS_21: Final = frozenset(("id", "role", "content", "source"))
-_STRINGS_22: Final = frozenset(("turn", "step", "delta"))
-_STRINGS_23: Final = frozenset(("message", "usage"))
-_STRINGS_24: Final = frozenset(("id", "role", "content"))
-_STRINGS_25: Final = frozenset(("turn", "step", "id", "name", "arguments"))
-_STRINGS_26: Final = frozenset(("toolCallId", "content", "isError"))
-_STRINGS_27: Final = frozenset(
+_STRINGS_14: Final = frozenset(("ok", "error"))
+_STRINGS_15: Final = frozenset(("type", "seq", "time", "data"))
+_STRINGS_16: Final = frozenset(("target", "start", "removedCount", "inserted"))
+_STRINGS_17: Final = frozenset(("next-turn", "next-step"))
+_STRINGS_18: Final = frozenset(("turn",))
+_STRINGS_19: Final = frozenset(("turn", "step"))
+_STRINGS_20: Final = frozenset(("turn", "reason"))
+_STRINGS_21: Final = frozenset(("kind",))
+_STRINGS_22: Final = frozenset(("id", "role", "content", "source"))
+_STRINGS_23: Final = frozenset(("turn", "step", "delta"))
+_STRINGS_24: Final = frozenset(("message", "usage"))
+_STRINGS_25: Final = frozenset(("id", "role", "content"))
+_STRINGS_26: Final = frozenset(("turn", "step", "id", "name", "arguments"))
+_STRINGS_27: Final = frozenset(("toolCallId", "content", "isError"))
+_STRINGS_28: Final = frozenset(
     (
         "agent/inbox/spliced",
         "turn/start",
@@ -73,19 +75,19 @@ _STRINGS_27: Final = frozenset(
         "tool/result",
     ),
 )
-_STRINGS_28: Final = frozenset(("type", "text"))
-_STRINGS_29: Final = frozenset(("type", "attachment", "data"))
-_STRINGS_30: Final = frozenset(("attachmentId", "mediaType"))
-_STRINGS_31: Final = frozenset(("type", "id", "name", "arguments"))
-_STRINGS_32: Final = frozenset(("type", "toolCallId", "content", "isError"))
-_STRINGS_33: Final = frozenset(("type",))
-_STRINGS_34: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
-_STRINGS_35: Final = frozenset(("pointer", "message"))
-_STRINGS_36: Final = frozenset(("code", "message", "data"))
-_STRINGS_37: Final = frozenset(("jsonrpc", "id", "error"))
-_STRINGS_38: Final = frozenset(("jsonrpc", "id", "method", "params"))
-_STRINGS_39: Final = frozenset(("jsonrpc", "id", "result"))
-_STRINGS_40: Final = frozenset(("jsonrpc", "method", "params"))
+_STRINGS_29: Final = frozenset(("type", "text"))
+_STRINGS_30: Final = frozenset(("type", "attachment", "data"))
+_STRINGS_31: Final = frozenset(("attachmentId", "mediaType"))
+_STRINGS_32: Final = frozenset(("type", "id", "name", "arguments"))
+_STRINGS_33: Final = frozenset(("type", "toolCallId", "content", "isError"))
+_STRINGS_34: Final = frozenset(("type",))
+_STRINGS_35: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
+_STRINGS_36: Final = frozenset(("pointer", "message"))
+_STRINGS_37: Final = frozenset(("code", "message", "data"))
+_STRINGS_38: Final = frozenset(("jsonrpc", "id", "error"))
+_STRINGS_39: Final = frozenset(("jsonrpc", "id", "method", "params"))
+_STRINGS_40: Final = frozenset(("jsonrpc", "id", "result"))
+_STRINGS_41: Final = frozenset(("jsonrpc", "method", "params"))
 
 
 def validate_initialize_params(value: object) -> list[Violation]:
@@ -160,13 +162,15 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("cwd", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -203,8 +207,8 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "serverInfo" not in v:
             out.append((p + "/serverInfo", "must have required property 'serverInfo'"))
-        if not _STRINGS_2.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_2):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_3):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -212,13 +216,15 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("serverInfo", ABSENT)
         if x8 is not ABSENT:
             _check_server_info(x8, p + "/serverInfo", out)
@@ -232,8 +238,8 @@ def _check_server_info(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "version" not in v:
             out.append((p + "/version", "must have required property 'version'"))
-        if not _STRINGS_3.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_3):
+        if not _STRINGS_4.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_4):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -241,13 +247,15 @@ def _check_server_info(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("name", ABSENT)
         if x8 is not ABSENT:
             _check_server_name(x8, p + "/name", out)
@@ -272,8 +280,8 @@ def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "contentBlocks" not in v:
             out.append((p + "/contentBlocks", "must have required property 'contentBlocks'"))
-        if not _STRINGS_4.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_4):
+        if not _STRINGS_5.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_5):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -281,13 +289,15 @@ def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
             _check_session_id(x8, p + "/sessionId", out)
@@ -338,8 +348,8 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if "mimeType" not in v:
             out.append((p + "/mimeType", "must have required property 'mimeType'"))
-        if not _STRINGS_5.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_5):
+        if not _STRINGS_6.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_6):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -347,13 +357,15 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -379,7 +391,7 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
 def _check_image_mime_type(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_6):
+    if not (isinstance(v, str) and v in _STRINGS_7):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -387,8 +399,8 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "messageId" not in v:
             out.append((p + "/messageId", "must have required property 'messageId'"))
-        if not _STRINGS_7.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_7):
+        if not _STRINGS_8.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_8):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -396,13 +408,15 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("messageId", ABSENT)
         if x8 is not ABSENT:
             _check_message_id(x8, p + "/messageId", out)
@@ -412,21 +426,24 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
 
 def _check_shutdown_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_1):
-            x2 = v[k1]
-            if is_number(x2):
-                if x2 > 9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
-                if x2 < -9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
-            elif isinstance(x2, list):
-                for i3, x4 in enumerate(x2):
-                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
-            elif isinstance(x2, dict):
-                q7 = member_pointer(p, k1)
-                for k5 in unknown_members(x2, _STRINGS_1):
-                    x6 = x2[k5]
-                    _check_open_value(x6, member_pointer(q7, k5), out)
+        if not all_numbers_within(v.values(), _RANGE_1):
+            for k1 in unknown_members(v, _STRINGS_2):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
     else:
         out.append((p, "must be object"))
 
@@ -437,8 +454,8 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "event" not in v:
             out.append((p + "/event", "must have required property 'event'"))
-        if not _STRINGS_8.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_8):
+        if not _STRINGS_9.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_9):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -446,13 +463,15 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
             _check_session_id(x8, p + "/sessionId", out)
@@ -469,8 +488,8 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "status" not in v:
             out.append((p + "/status", "must have required property 'status'"))
-        if not _STRINGS_9.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_9):
+        if not _STRINGS_10.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_10):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -478,13 +497,15 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
             _check_session_id(x8, p + "/sessionId", out)
@@ -498,7 +519,7 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
 def _check_session_status(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_10):
+    if not (isinstance(v, str) and v in _STRINGS_11):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -508,8 +529,8 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/parentSessionId", "must have required property 'parentSessionId'"))
         if "childSessionId" not in v:
             out.append((p + "/childSessionId", "must have required property 'childSessionId'"))
-        if not _STRINGS_11.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_11):
+        if not _STRINGS_12.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_12):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -517,13 +538,15 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("parentSessionId", ABSENT)
         if x8 is not ABSENT:
             _check_session_id(x8, p + "/parentSessionId", out)
@@ -548,8 +571,8 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/status", "must have required property 'status'"))
         if "stopReason" not in v:
             out.append((p + "/stopReason", "must have required property 'stopReason'"))
-        if not _STRINGS_12.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_12):
+        if not _STRINGS_13.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_13):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -557,13 +580,15 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("provider", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -598,7 +623,7 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
 def _check_sdk_run_status(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_13):
+    if not (isinstance(v, str) and v in _STRINGS_14):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -682,8 +707,8 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -691,13 +716,15 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -725,8 +752,8 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
             out.append((p + "/start", "must have required property 'start'"))
         if "inserted" not in v:
             out.append((p + "/inserted", "must have required property 'inserted'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_16.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_16):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -734,13 +761,15 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("target", ABSENT)
         if x8 is not ABSENT:
             _check_inbox_target(x8, p + "/target", out)
@@ -764,7 +793,7 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
 def _check_inbox_target(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_16):
+    if not (isinstance(v, str) and v in _STRINGS_17):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -778,8 +807,8 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -787,13 +816,15 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -817,8 +848,8 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
-        if not _STRINGS_17.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_17):
+        if not _STRINGS_18.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_18):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -826,13 +857,15 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
             _check_count(x8, p + "/turn", out)
@@ -850,8 +883,8 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -859,13 +892,15 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -895,8 +930,8 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -904,13 +939,15 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -936,8 +973,8 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "step" not in v:
             out.append((p + "/step", "must have required property 'step'"))
-        if not _STRINGS_18.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_18):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -945,13 +982,15 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
             _check_count(x8, p + "/turn", out)
@@ -972,8 +1011,8 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -981,13 +1020,15 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1013,8 +1054,8 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "reason" not in v:
             out.append((p + "/reason", "must have required property 'reason'"))
-        if not _STRINGS_19.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_19):
+        if not _STRINGS_20.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_20):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1022,13 +1063,15 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
             _check_count(x8, p + "/turn", out)
@@ -1043,8 +1086,8 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        if not _STRINGS_20.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_20):
+        if not _STRINGS_21.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_21):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1052,13 +1095,15 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("kind", ABSENT)
         if x8 is not ABSENT:
             _check_turn_end_kind(x8, p + "/kind", out)
@@ -1081,8 +1126,8 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1090,13 +1135,15 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1126,8 +1173,8 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "source" not in v:
             out.append((p + "/source", "must have required property 'source'"))
-        if not _STRINGS_21.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_21):
+        if not _STRINGS_22.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_22):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1135,13 +1182,15 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("id", ABSENT)
         if x8 is not ABSENT:
             _check_message_id(x8, p + "/id", out)
@@ -1169,8 +1218,8 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        if not _STRINGS_20.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_20):
+        if not _STRINGS_21.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_21):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1178,13 +1227,15 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("kind", ABSENT)
         if x8 is not ABSENT:
             _check_message_source_kind(x8, p + "/kind", out)
@@ -1207,8 +1258,8 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1216,13 +1267,15 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1250,8 +1303,8 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if "delta" not in v:
             out.append((p + "/delta", "must have required property 'delta'"))
-        if not _STRINGS_22.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_22):
+        if not _STRINGS_23.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_23):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1259,13 +1312,15 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
             _check_count(x8, p + "/turn", out)
@@ -1289,8 +1344,8 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1298,13 +1353,15 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1328,8 +1385,8 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_23.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_23):
+        if not _STRINGS_24.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_24):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1337,13 +1394,15 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("message", ABSENT)
         if x8 is not ABSENT:
             _check_assistant_message(x8, p + "/message", out)
@@ -1362,8 +1421,8 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/role", "must have required property 'role'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_24.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_24):
+        if not _STRINGS_25.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_25):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1371,13 +1430,15 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("id", ABSENT)
         if x8 is not ABSENT:
             _check_message_id(x8, p + "/id", out)
@@ -1400,21 +1461,24 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
 
 def _check_usage(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_1):
-            x2 = v[k1]
-            if is_number(x2):
-                if x2 > 9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
-                if x2 < -9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
-            elif isinstance(x2, list):
-                for i3, x4 in enumerate(x2):
-                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
-            elif isinstance(x2, dict):
-                q7 = member_pointer(p, k1)
-                for k5 in unknown_members(x2, _STRINGS_1):
-                    x6 = x2[k5]
-                    _check_open_value(x6, member_pointer(q7, k5), out)
+        if not all_numbers_within(v.values(), _RANGE_1):
+            for k1 in unknown_members(v, _STRINGS_2):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
     else:
         out.append((p, "must be object"))
 
@@ -1429,8 +1493,8 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1438,13 +1502,15 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1476,8 +1542,8 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_25.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_25):
+        if not _STRINGS_26.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_26):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1485,13 +1551,15 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
             _check_count(x8, p + "/turn", out)
@@ -1524,8 +1592,8 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1533,13 +1601,15 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1567,8 +1637,8 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "isError" not in v:
             out.append((p + "/isError", "must have required property 'isError'"))
-        if not _STRINGS_26.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_26):
+        if not _STRINGS_27.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_27):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1576,13 +1646,15 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("toolCallId", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1612,8 +1684,8 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_14.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_14):
+        if not _STRINGS_15.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_15):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1621,13 +1693,15 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1643,22 +1717,29 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             if isinstance(x11, dict):
-                q14 = p + "/data"
-                for k12 in unknown_members(x11, _STRINGS_1):
-                    x13 = x11[k12]
-                    if is_number(x13):
-                        if x13 > 9007199254740991 or x13 != x13:
-                            out.append((member_pointer(q14, k12), "must be <= 9007199254740991"))
-                        if x13 < -9007199254740991 or x13 != x13:
-                            out.append((member_pointer(q14, k12), "must be >= -9007199254740991"))
-                    elif isinstance(x13, list):
-                        for i15, x16 in enumerate(x13):
-                            _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
-                    elif isinstance(x13, dict):
-                        q19 = member_pointer(q14, k12)
-                        for k17 in unknown_members(x13, _STRINGS_1):
-                            x18 = x13[k17]
-                            _check_open_value(x18, member_pointer(q19, k17), out)
+                if not all_numbers_within(x11.values(), _RANGE_1):
+                    q14 = p + "/data"
+                    for k12 in unknown_members(x11, _STRINGS_2):
+                        x13 = x11[k12]
+                        if is_number(x13):
+                            if x13 > 9007199254740991 or x13 != x13:
+                                out.append(
+                                    (member_pointer(q14, k12), "must be <= 9007199254740991"),
+                                )
+                            if x13 < -9007199254740991 or x13 != x13:
+                                out.append(
+                                    (member_pointer(q14, k12), "must be >= -9007199254740991"),
+                                )
+                        elif isinstance(x13, list):
+                            if not all_numbers_within(x13, _RANGE_1):
+                                for i15, x16 in enumerate(x13):
+                                    _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
+                        elif isinstance(x13, dict):
+                            if not all_numbers_within(x13.values(), _RANGE_1):
+                                q19 = member_pointer(q14, k12)
+                                for k17 in unknown_members(x13, _STRINGS_2):
+                                    x18 = x13[k17]
+                                    _check_open_value(x18, member_pointer(q19, k17), out)
             else:
                 out.append((p + "/data", "must be object"))
     else:
@@ -1695,8 +1776,8 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_28.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_28):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_29):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1704,13 +1785,15 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1731,8 +1814,8 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_28.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_28):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_29):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1740,13 +1823,15 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1767,8 +1852,8 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "attachment" not in v:
             out.append((p + "/attachment", "must have required property 'attachment'"))
-        if not _STRINGS_29.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_29):
+        if not _STRINGS_30.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_30):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1776,13 +1861,15 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1804,8 +1891,8 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
             out.append((p + "/attachmentId", "must have required property 'attachmentId'"))
         if "mediaType" not in v:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
-        if not _STRINGS_30.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_30):
+        if not _STRINGS_31.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_31):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1813,13 +1900,15 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("attachmentId", ABSENT)
         if x8 is not ABSENT:
             if isinstance(x8, str):
@@ -1845,8 +1934,8 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_31.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_31):
+        if not _STRINGS_32.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_32):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1854,13 +1943,15 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1891,8 +1982,8 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_32.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_32):
+        if not _STRINGS_33.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_33):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1900,13 +1991,15 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1936,8 +2029,8 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        if not _STRINGS_33.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_33):
+        if not _STRINGS_34.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_34):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1945,13 +2038,15 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("type", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -1981,8 +2076,8 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
             out.append((p + "/pointer", "must have required property 'pointer'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_35.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_35):
+        if not _STRINGS_36.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_36):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1990,13 +2085,15 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("pointer", ABSENT)
         if x8 is not ABSENT:
             if not isinstance(x8, str):
@@ -2032,8 +2129,8 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
             out.append((p + "/code", "must have required property 'code'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_36.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_36):
+        if not _STRINGS_37.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_37):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2041,13 +2138,15 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("code", ABSENT)
         if x8 is not ABSENT:
             if not is_integer(x8):
@@ -2076,8 +2175,8 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "error" not in v:
             out.append((p + "/error", "must have required property 'error'"))
-        if not _STRINGS_37.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_37):
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2085,13 +2184,15 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2115,8 +2216,8 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_38.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_38):
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2124,13 +2225,15 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2158,8 +2261,8 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2167,13 +2270,15 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2197,8 +2302,8 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_38.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_38):
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2206,13 +2311,15 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2240,8 +2347,8 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2249,13 +2356,15 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2277,8 +2386,8 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "method" not in v:
             out.append((p + "/method", "must have required property 'method'"))
-        if not _STRINGS_38.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_38):
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2286,13 +2395,15 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2310,22 +2421,29 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             if not (isinstance(x11, dict) or x11 is None):
                 out.append((p + "/params", "must be object,null"))
             if isinstance(x11, dict):
-                q14 = p + "/params"
-                for k12 in unknown_members(x11, _STRINGS_1):
-                    x13 = x11[k12]
-                    if is_number(x13):
-                        if x13 > 9007199254740991 or x13 != x13:
-                            out.append((member_pointer(q14, k12), "must be <= 9007199254740991"))
-                        if x13 < -9007199254740991 or x13 != x13:
-                            out.append((member_pointer(q14, k12), "must be >= -9007199254740991"))
-                    elif isinstance(x13, list):
-                        for i15, x16 in enumerate(x13):
-                            _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
-                    elif isinstance(x13, dict):
-                        q19 = member_pointer(q14, k12)
-                        for k17 in unknown_members(x13, _STRINGS_1):
-                            x18 = x13[k17]
-                            _check_open_value(x18, member_pointer(q19, k17), out)
+                if not all_numbers_within(x11.values(), _RANGE_1):
+                    q14 = p + "/params"
+                    for k12 in unknown_members(x11, _STRINGS_2):
+                        x13 = x11[k12]
+                        if is_number(x13):
+                            if x13 > 9007199254740991 or x13 != x13:
+                                out.append(
+                                    (member_pointer(q14, k12), "must be <= 9007199254740991"),
+                                )
+                            if x13 < -9007199254740991 or x13 != x13:
+                                out.append(
+                                    (member_pointer(q14, k12), "must be >= -9007199254740991"),
+                                )
+                        elif isinstance(x13, list):
+                            if not all_numbers_within(x13, _RANGE_1):
+                                for i15, x16 in enumerate(x13):
+                                    _check_open_value(x16, f"{member_pointer(q14, k12)}/{i15}", out)
+                        elif isinstance(x13, dict):
+                            if not all_numbers_within(x13.values(), _RANGE_1):
+                                q19 = member_pointer(q14, k12)
+                                for k17 in unknown_members(x13, _STRINGS_2):
+                                    x18 = x13[k17]
+                                    _check_open_value(x18, member_pointer(q19, k17), out)
     else:
         out.append((p, "must be object"))
 
@@ -2338,8 +2456,8 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2347,13 +2465,15 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2375,8 +2495,8 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2384,13 +2504,15 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2415,8 +2537,8 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2424,13 +2546,15 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2455,8 +2579,8 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2464,13 +2588,15 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2495,8 +2621,8 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2504,13 +2630,15 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
                     if x2 < -9007199254740991 or x2 != x2:
                         out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
                 elif isinstance(x2, list):
-                    for i3, x4 in enumerate(x2):
-                        _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
                 elif isinstance(x2, dict):
-                    q7 = member_pointer(p, k1)
-                    for k5 in unknown_members(x2, _STRINGS_1):
-                        x6 = x2[k5]
-                        _check_open_value(x6, member_pointer(q7, k5), out)
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
             _check_json_rpc_version(x8, p + "/jsonrpc", out)
@@ -2534,45 +2662,52 @@ def _check_open_value(v: Any, p: str, out: Out) -> None:
         if v < -9007199254740991 or v != v:
             out.append((p, "must be >= -9007199254740991"))
     elif isinstance(v, list):
-        for i1, x2 in enumerate(v):
-            _check_open_value(x2, f"{p}/{i1}", out)
+        if not all_numbers_within(v, _RANGE_1):
+            for i1, x2 in enumerate(v):
+                _check_open_value(x2, f"{p}/{i1}", out)
     elif isinstance(v, dict):
-        for k3 in unknown_members(v, _STRINGS_1):
-            x4 = v[k3]
-            if is_number(x4):
-                if x4 > 9007199254740991 or x4 != x4:
-                    out.append((member_pointer(p, k3), "must be <= 9007199254740991"))
-                if x4 < -9007199254740991 or x4 != x4:
-                    out.append((member_pointer(p, k3), "must be >= -9007199254740991"))
-            elif isinstance(x4, list):
-                for i5, x6 in enumerate(x4):
-                    _check_open_value(x6, f"{member_pointer(p, k3)}/{i5}", out)
-            elif isinstance(x4, dict):
-                q9 = member_pointer(p, k3)
-                for k7 in unknown_members(x4, _STRINGS_1):
-                    x8 = x4[k7]
-                    _check_open_value(x8, member_pointer(q9, k7), out)
+        if not all_numbers_within(v.values(), _RANGE_1):
+            for k3 in unknown_members(v, _STRINGS_2):
+                x4 = v[k3]
+                if is_number(x4):
+                    if x4 > 9007199254740991 or x4 != x4:
+                        out.append((member_pointer(p, k3), "must be <= 9007199254740991"))
+                    if x4 < -9007199254740991 or x4 != x4:
+                        out.append((member_pointer(p, k3), "must be >= -9007199254740991"))
+                elif isinstance(x4, list):
+                    if not all_numbers_within(x4, _RANGE_1):
+                        for i5, x6 in enumerate(x4):
+                            _check_open_value(x6, f"{member_pointer(p, k3)}/{i5}", out)
+                elif isinstance(x4, dict):
+                    if not all_numbers_within(x4.values(), _RANGE_1):
+                        q9 = member_pointer(p, k3)
+                        for k7 in unknown_members(x4, _STRINGS_2):
+                            x8 = x4[k7]
+                            _check_open_value(x8, member_pointer(q9, k7), out)
 
 
 def _check_no_params(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, dict) or v is None):
         out.append((p, "must be object,null"))
     if isinstance(v, dict):
-        for k1 in unknown_members(v, _STRINGS_1):
-            x2 = v[k1]
-            if is_number(x2):
-                if x2 > 9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
-                if x2 < -9007199254740991 or x2 != x2:
-                    out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
-            elif isinstance(x2, list):
-                for i3, x4 in enumerate(x2):
-                    _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
-            elif isinstance(x2, dict):
-                q7 = member_pointer(p, k1)
-                for k5 in unknown_members(x2, _STRINGS_1):
-                    x6 = x2[k5]
-                    _check_open_value(x6, member_pointer(q7, k5), out)
+        if not all_numbers_within(v.values(), _RANGE_1):
+            for k1 in unknown_members(v, _STRINGS_2):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
 
 
 def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
@@ -2775,12 +2910,12 @@ def _matches_15(v: Any) -> bool:
 
 
 def _check_16(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_27):
+    if not (isinstance(v, str) and v in _STRINGS_28):
         out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_17(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_34):
+    if not (isinstance(v, str) and v in _STRINGS_35):
         out.append((p, "must be equal to one of the allowed values"))
 
 
