@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import type { Emitter } from './emitter.js';
@@ -105,15 +106,16 @@ export function runDatamodelCodegen(bundle: SchemaBundle): string {
   }
 }
 
-/** The pinned datamodel-codegen in pipx's bin folder; fails with the fix when it is missing or another version. */
-export function locateDatamodelCodegen(): string {
-  let binDir: string;
-  try {
-    binDir = run('pipx', ['environment', '--value', 'PIPX_BIN_DIR'], process.cwd()).trim();
-  } catch {
-    throw new Error(`py-models: pipx is not installed; ${SETUP_HINT}.`);
-  }
-  const executable = join(binDir, 'datamodel-codegen');
+/**
+ * Where set-up installs datamodel-codegen: pipx's bin folder inside the checkout (`PIPX_BIN_DIR` in
+ * scripts/lib/tools.sh), so generation needs neither pipx nor anything else on the caller's PATH.
+ */
+export const DMCG_EXECUTABLE = fileURLToPath(
+  new URL('../../../.tools/pipx/bin/datamodel-codegen', import.meta.url),
+);
+
+/** The pinned datamodel-codegen; fails with the fix when it is missing or another version. */
+export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
   let version: string;
   try {
     version = run(executable, ['--version'], process.cwd()).trim();

@@ -36,13 +36,36 @@ export class RuntimeExitedError extends Error implements RuntimeExit {
 
 /** The runtime process could not be started (for example, the command does not exist). */
 export class RuntimeSpawnError extends Error {
-  override readonly name = 'RuntimeSpawnError';
+  override readonly name: string = 'RuntimeSpawnError';
   readonly command: readonly string[];
 
-  constructor(command: readonly string[], cause: unknown) {
+  constructor(command: readonly string[], cause: unknown, message?: string) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`could not start the runtime ${JSON.stringify(command)}: ${reason}`, { cause });
+    super(message ?? `could not start the runtime ${JSON.stringify(command)}: ${reason}`, {
+      cause,
+    });
     this.command = command;
+  }
+}
+
+/**
+ * No `command` was given and the default runtime's package is not installed. Thrown by
+ * `HarnessClient.spawn` before anything is spawned; its message says what to install or pass.
+ */
+export class RuntimeNotInstalledError extends RuntimeSpawnError {
+  override readonly name = 'RuntimeNotInstalledError';
+  /** The package that would provide the default runtime. */
+  readonly packageName: string;
+
+  constructor(packageName: string, cause: unknown) {
+    super(
+      [],
+      cause,
+      `no runtime command was given and the default runtime, ${packageName}, is not installed: ` +
+        `install it (npm install ${packageName}) or pass \`command\` with the runtime to start, ` +
+        `for example HarnessClient.spawn({ command: ['my-runtime', '--stdio'], initialize })`,
+    );
+    this.packageName = packageName;
   }
 }
 

@@ -23,13 +23,16 @@ import type { RunResult } from './run-tracker.js';
 import { AsyncQueue } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import { RuntimeProcess } from './runtime-process.js';
-import { REFERENCE_RUNTIME_LAUNCHER } from './runtime-launcher.js';
+import { defaultRuntimeCommand } from './runtime-launcher.js';
 import { climbShutdownLadder } from './shutdown-ladder.js';
 import type { ShutdownOptions, ShutdownReport } from './shutdown-ladder.js';
 
 /** How to start and talk to a runtime. */
 export interface HarnessClientOptions {
-  /** The runtime's program and arguments; default: the reference runtime's launcher. */
+  /**
+   * The runtime's program and arguments; default: the installed `@dsh-sdk/runtime` (see
+   * {@link defaultRuntimeCommand}).
+   */
   readonly command?: readonly string[];
   readonly cwd?: string;
   /** Added to (and overriding) this process's environment for the runtime. */
@@ -123,7 +126,7 @@ export class HarnessClient {
    */
   static async spawn(options: HarnessClientOptions): Promise<HarnessClient> {
     const runtime = await RuntimeProcess.start({
-      command: options.command ?? [REFERENCE_RUNTIME_LAUNCHER],
+      command: options.command ?? defaultRuntimeCommand(),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.stderrTailBytes === undefined

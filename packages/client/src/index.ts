@@ -18,6 +18,7 @@ export {
   RunAbortedError,
   RunTimeoutError,
   RuntimeExitedError,
+  RuntimeNotInstalledError,
   RuntimeSpawnError,
   describeExit,
 } from './errors.js';
@@ -31,5 +32,5 @@ export type {
 } from './shutdown-ladder.js';
 export { isEventOfType, textOf } from './session-events.js';
 export type { KnownEventType, SessionEventOf } from './session-events.js';
-export { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from './runtime-launcher.js';
+export { RUNTIME_PACKAGE, defaultRuntimeCommand } from './runtime-launcher.js';
 export { DEFAULT_STDERR_TAIL_BYTES } from './stderr-tail.js';

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from '../src/index.js';
+import { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from '../src/runtime-launcher.js';
 import { matchGroup, readEnvelopes } from '../../protocol/test/helpers/vector-exchanges.js';
 import type {
   Envelope,
