@@ -12,10 +12,10 @@ describe('HarnessClient.spawn', () => {
   test('starts the installed @dsh-sdk/runtime by default, from any working directory', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'dsh-sdk-cwd-'));
     try {
-      // In the workspace the package is a link to packages/runtime; its bin is dist/main.js.
+      // In the workspace the package is a link to packages/runtime; its bin is bin/dsh-sdk-runtime.js.
       expect(defaultRuntimeCommand()).toEqual([
         process.execPath,
-        expect.stringMatching(/\/runtime\/dist\/main\.js$/),
+        expect.stringMatching(/\/runtime\/bin\/dsh-sdk-runtime\.js$/),
       ]);
       const client = await startClient({ cwd: folder, initialize: { ...ROUTE, cwd: folder } });
       await expect(client.run('from elsewhere')).resolves.toMatchObject({

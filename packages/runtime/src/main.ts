@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The runtime's process: the protocol on stdin/stdout, logs on stderr.
 // Exit codes: 0 after `shutdown` or the end of stdin; 1 when stdout broke or the runtime failed.
 import { serveRuntime } from './runtime.js';
