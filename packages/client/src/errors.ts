@@ -34,6 +34,30 @@ export class RuntimeExitedError extends Error implements RuntimeExit {
   }
 }
 
+/**
+ * The client itself ended the call or run: `shutdown()` was called while it was pending, or the
+ * call came after the client was shut down. The runtime did not fail; see {@link RuntimeExitedError}
+ * for a runtime that ended by itself.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`the client is closing: its own shutdown() ended ${what}`, options);
+  }
+}
+
+/** The runtime process did not exit even after SIGKILL; the client let go of it. */
+export class RuntimeSurvivedKillError extends Error {
+  override readonly name = 'RuntimeSurvivedKillError';
+  readonly pid: number | undefined;
+
+  constructor(pid: number | undefined) {
+    super(`the runtime (pid ${pid}) survived SIGKILL; the client let go of it`);
+    this.pid = pid;
+  }
+}
+
 /** The runtime process could not be started (for example, the command does not exist). */
 export class RuntimeSpawnError extends Error {
   override readonly name: string = 'RuntimeSpawnError';

@@ -14,7 +14,12 @@ import type {
 } from '@dsh-sdk/protocol';
 import { toContentBlocks } from './content.js';
 import type { PromptInput } from './content.js';
-import { RunAbortedError, RunTimeoutError } from './errors.js';
+import {
+  ClientClosedError,
+  RunAbortedError,
+  RunTimeoutError,
+  RuntimeSurvivedKillError,
+} from './errors.js';
 import type { RuntimeExit } from './errors.js';
 import { NotificationHub } from './notifications.js';
 import type { HarnessNotification, NotificationListener } from './notifications.js';
@@ -45,6 +50,11 @@ export interface HarnessClientOptions {
   readonly requestTimeoutMs?: number;
   /** Receives everything the transport ignores (bad lines on the runtime's stdout, …). */
   readonly onDiagnostic?: DiagnosticObserver;
+  /**
+   * Subscribed before the handshake, so it sees every notification from the runtime's first
+   * line on (the same as {@link HarnessClient.onNotification}, which can only start later).
+   */
+  readonly onNotification?: NotificationListener;
   /** Receives the runtime's stderr as it comes (it is also kept as a bounded tail). */
   readonly onStderr?: (text: string) => void;
   /** How much of the runtime's stderr to keep for error messages (default 8 KiB). */
@@ -104,6 +114,7 @@ export class HarnessClient {
     });
     this.#peer = new HarnessSdkClientPeer(this.#transport);
     this.#hub = new NotificationHub(this.#peer, this.#transport);
+    if (options.onNotification) this.#hub.subscribe(options.onNotification);
     this.#lost = new Promise((resolve) => {
       void runtime.exitError.then(resolve);
       void this.#transport.closed.then(async (closed) => {
@@ -111,7 +122,11 @@ export class HarnessClient {
         resolve(closed); // stdout broke, yet the process lives on
       });
     });
-    void this.#lost.then((error) => {
+    void this.#lost.then((lost) => {
+      // The client's own shutdown ended the runtime: say so, and keep what happened as the cause.
+      const error = this.#shutdown
+        ? new ClientClosedError('what was pending', { cause: lost })
+        : lost;
       this.#lostError = error;
       for (const run of this.#runs) run.fail(error);
       // Rejects what still waits (a runtime whose stdout outlives it would leave it waiting).
@@ -165,6 +180,14 @@ export class HarnessClient {
   /** Resolves when the runtime process exits, however that happens. */
   get exited(): Promise<RuntimeExit> {
     return this.#runtime.exited;
+  }
+
+  /**
+   * The transport to the runtime: its `diagnosticCounts` (how many lines and messages of each
+   * reason it ignored) and `state`. Attach an observer with the `onDiagnostic` option.
+   */
+  get transport(): JsonRpcLineTransport {
+    return this.#transport;
   }
 
   /** The last bytes of the runtime's stderr. */
@@ -249,7 +272,7 @@ export class HarnessClient {
     this.#transport.close('the client shut the runtime down');
     if (!report.hasExited) {
       this.#runtime.release();
-      const error = new Error(`the runtime (pid ${this.pid}) survived SIGKILL`);
+      const error = new RuntimeSurvivedKillError(this.pid);
       for (const run of this.#runs) run.fail(error);
     }
     return report;
@@ -261,8 +284,9 @@ export class HarnessClient {
       return await request;
     } catch (error) {
       if (this.#lostError) throw this.#lostError;
-      if (error instanceof TransportClosedError && error.reason !== 'closed') {
-        throw await this.#lost;
+      if (error instanceof TransportClosedError) {
+        if (this.#shutdown) throw new ClientClosedError('this call', { cause: error });
+        if (error.reason !== 'closed') throw await this.#lost;
       }
       throw error;
     }

@@ -14,14 +14,25 @@ export {
   toContentBlocks,
 } from './content.js';
 export type { PromptInput } from './content.js';
+// Every error a client call can raise, the protocol's own included, so callers catch them here.
 export {
+  ClientClosedError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeExitedError,
   RuntimeNotInstalledError,
   RuntimeSpawnError,
+  RuntimeSurvivedKillError,
   describeExit,
 } from './errors.js';
+export {
+  ErrorCode,
+  JsonRpcResponseError,
+  ProtocolError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  TransportClosedError,
+} from '@dsh-sdk/protocol';
 export type { RunStage, RuntimeExit } from './errors.js';
 export { DEFAULT_SHUTDOWN_STEP_MS } from './shutdown-ladder.js';
 export type {

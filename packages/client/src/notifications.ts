@@ -22,7 +22,9 @@ export type NotificationListener = (notification: HarnessNotification) => void;
  * Merges the peer's four typed subscriptions into one stream. The transport delivers each
  * line synchronously as it is read, so listeners see the notifications in wire order.
  * A listener that throws is reported as `notification-handler-failed` and does not stop the
- * others.
+ * others. A notification that arrives while no listener is subscribed is reported as
+ * `unhandled-notification`: nothing is dropped in silence (subscribe before the handshake, with
+ * `HarnessClient.spawn({ onNotification })`, to see everything from the start).
  */
 export class NotificationHub {
   readonly #listeners = new Set<NotificationListener>();
@@ -45,6 +47,15 @@ export class NotificationHub {
   }
 
   #dispatch(notification: HarnessNotification): void {
+    if (this.#listeners.size === 0) {
+      this.#transport.reportDiagnostic({
+        reason: 'unhandled-notification',
+        message: `no listener is subscribed to the client's notifications (${notification.method})`,
+        bytes: 0,
+        method: notification.method,
+      });
+      return;
+    }
     for (const listener of [...this.#listeners]) {
       try {
         listener(notification);

@@ -127,8 +127,8 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   /**
    * Registers the handler of an inbound notification method (one per method).
-   * Notifications without a handler are dropped silently. Returns a function
-   * that unregisters it.
+   * A notification without a handler is reported as `unhandled-notification`.
+   * Returns a function that unregisters it.
    */
   onNotification(method: string, handler: NotificationHandler): () => void {
     return this.#handlers.onNotification(method, handler);
@@ -215,8 +215,14 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      const message = `the line is not JSON: ${error instanceof Error ? error.message : ''}`;
-      this.reportDiagnostic({ reason: 'invalid-json', line, bytes, message });
+      const detail = error instanceof Error ? error.message : String(error);
+      this.reportDiagnostic({
+        reason: 'invalid-json',
+        line,
+        bytes,
+        message: 'the line is not JSON',
+        detail,
+      });
       return;
     }
     const classified = classifyMessage(value);

@@ -1,5 +1,10 @@
 // A parent turn handing a task to a child agent (docs/reference-runtime.md, "Delegation").
-import type { ContentBlock, UserMessage } from '@dsh-sdk/protocol';
+import type {
+  ContentBlock,
+  SdkRunStatus,
+  SubagentStopReason,
+  UserMessage,
+} from '@dsh-sdk/protocol';
 import type { DelegationOutcome, ModelReply } from './adapters/model-adapter.js';
 import type { Session } from './session.js';
 import type { TurnContext, TurnInput } from './turn.js';
@@ -58,11 +63,20 @@ export async function runDelegation(
     agentId: childSessionId,
     parentSessionId: parent.id,
     childSessionId,
-    status: 'ok',
+    status: runStatusOf(reply.finish, context.maxTokensIsSuccess),
     stopReason: reply.finish,
     lastAssistantMessage: [{ type: 'text', text: reply.text }],
   });
   const content: ContentBlock[] = [{ type: 'text', text: reply.text }];
   await parent.emit('tool/result', { toolCallId, content, isError: false });
   return { childSessionId, text: reply.text };
+}
+
+/** `ok` only for `completed` (and `max-tokens` when the runtime counts it as success). */
+export function runStatusOf(
+  stopReason: SubagentStopReason,
+  maxTokensIsSuccess: boolean,
+): SdkRunStatus {
+  if (stopReason === 'completed') return 'ok';
+  return stopReason === 'max-tokens' && maxTokensIsSuccess ? 'ok' : 'error';
 }

@@ -26,6 +26,11 @@ export interface RuntimeOptions {
   readonly store?: AttachmentStore;
   /** A pause before each `assistant/chunk`, to watch a reply stream (default 0). */
   readonly chunkDelayMs?: number;
+  /**
+   * Count a child's `max-tokens` stop as `status: "ok"` in `subagent.finished` (default false:
+   * only `completed` is `ok`, as in the original without its deployment option).
+   */
+  readonly maxTokensIsSuccess?: boolean;
   /** Longest wait for the output to drain before giving up on it (default 5000 ms). */
   readonly flushTimeoutMs?: number;
 }
@@ -96,6 +101,7 @@ function createServer(
     sessions: new SessionRegistry((id) => new Session(id, notifier, onTurnFailed)),
     notifier,
     chunkDelayMs: options.chunkDelayMs ?? 0,
+    maxTokensIsSuccess: options.maxTokensIsSuccess ?? false,
     onShutdown: () => {
       notifier.close();
       onShutdown();
@@ -126,7 +132,8 @@ async function flushOutput(output: Writable, timeoutMs: number): Promise<void> {
 /** One stderr line: reason, line number and size, then the transport's explanation. */
 export function describeDiagnostic(diagnostic: TransportDiagnostic): string {
   const where = diagnostic.line === undefined ? '' : ` line=${diagnostic.line}`;
-  const message = diagnostic.message.replace(/\s+/g, ' ');
+  const detail = diagnostic.detail === undefined ? '' : ` (${diagnostic.detail})`;
+  const message = `${diagnostic.message}${detail}`.replace(/\s+/g, ' ');
   return `ignored input: ${diagnostic.reason}${where} bytes=${diagnostic.bytes}: ${message}`;
 }
 

@@ -32,6 +32,8 @@ export interface RuntimeServerOptions {
   readonly notifier: Notifier;
   /** See {@link TurnContext.chunkDelayMs}. */
   readonly chunkDelayMs: number;
+  /** See {@link TurnContext.maxTokensIsSuccess}. */
+  readonly maxTokensIsSuccess: boolean;
   /** Called once `shutdown` has been accepted: the runtime flushes its output and exits. */
   readonly onShutdown: () => void;
 }
@@ -60,8 +62,8 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
     if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
     if (this.#state === 'ready') throw invalidRequestError('already initialized');
     const route: ModelRoute = resolveRoute(this.#options.adapters, params);
-    const { notifier, sessions, chunkDelayMs } = this.#options;
-    this.#context = { route, notifier, sessions, chunkDelayMs };
+    const { notifier, sessions, chunkDelayMs, maxTokensIsSuccess } = this.#options;
+    this.#context = { route, notifier, sessions, chunkDelayMs, maxTokensIsSuccess };
     this.#state = 'ready';
     return { serverInfo: { name: SERVER_NAME, version: RUNTIME_VERSION } };
   }

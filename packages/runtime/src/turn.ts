@@ -13,6 +13,8 @@ export interface TurnContext {
   readonly sessions: SessionRegistry;
   /** A pause before each `assistant/chunk` (0: none). Changes timing only, never frames. */
   readonly chunkDelayMs: number;
+  /** Whether a child that stops with `max-tokens` finished `ok` (the original's deployment option). */
+  readonly maxTokensIsSuccess: boolean;
 }
 
 /** The user message a turn answers, and what the model sees of it. */

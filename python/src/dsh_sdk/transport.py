@@ -149,8 +149,8 @@ class JsonRpcLineTransport:
 
     def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
         """Registers the handler of an inbound notification method (one per method).
-        Notifications without a handler are dropped silently. Returns a function that unregisters
-        it."""
+        A notification without a handler is reported as `unhandled-notification`. Returns a
+        function that unregisters it."""
         return register_handler(self._notification_handlers, method, handler)
 
     async def request(
@@ -237,15 +237,28 @@ class JsonRpcLineTransport:
             except ValueError as error:
                 message = error if reparse is None else _parse_or_error(reparse, entry)
                 if isinstance(message, ValueError):
-                    detail = f"the line is not JSON: {message}"
-                    self.report_diagnostic(line_diagnostic("invalid-json", detail, number, entry))
+                    self.report_diagnostic(
+                        line_diagnostic(
+                            "invalid-json",
+                            "the line is not JSON",
+                            number,
+                            entry,
+                            detail=str(message),
+                        )
+                    )
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
                 method = message["method"]
                 handler = handlers.get(method)
                 if handler is None:
-                    continue  # dropped silently
+                    detail = f"no handler is registered for {method}"
+                    self.report_diagnostic(
+                        line_diagnostic(
+                            "unhandled-notification", detail, number, entry, method=method
+                        )
+                    )
+                    continue
                 context = NotificationContext(method, number, entry)
                 try:
                     outcome = handler(message.get("params", ABSENT), context)

@@ -59,7 +59,9 @@ export type DiagnosticReason =
   /** A notification whose params break the method's schema. Dropped; `violations` lists why. */
   | 'invalid-notification-params'
   /** A notification handler threw. The stream goes on. */
-  | 'notification-handler-failed';
+  | 'notification-handler-failed'
+  /** A valid notification that nothing was subscribed to: no handler for its method on the transport, or a client with no listener at the time. Dropped, never silently: a client that must see notifications from the start subscribes before its handshake. */
+  | 'unhandled-notification';
 
 /** Every diagnostic reason, in IDL order. */
 export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [
@@ -74,4 +76,5 @@ export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [
   'unknown-response-id',
   'invalid-notification-params',
   'notification-handler-failed',
+  'unhandled-notification',
 ];

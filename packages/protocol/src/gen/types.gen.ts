@@ -199,7 +199,7 @@ export interface SubagentFinishedNotification {
 }
 
 /**
- * How a child run ended. Closed.
+ * How a child run ended. Closed. `ok` only for `stopReason` `completed`; `max-tokens` and every other reason map to `error`, unless the runtime is configured to count `max-tokens` as success (the original's deployment option; the reference runtimes' `--max-tokens-is-success`).
  */
 export type SdkRunStatus = 'ok' | 'error';
 

@@ -58,6 +58,7 @@ DiagnosticReason = Literal[
     "unknown-response-id",
     "invalid-notification-params",
     "notification-handler-failed",
+    "unhandled-notification",
 ]
 """Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised."""
 
@@ -73,5 +74,6 @@ DIAGNOSTIC_REASONS: Final[tuple[DiagnosticReason, ...]] = (
     "unknown-response-id",
     "invalid-notification-params",
     "notification-handler-failed",
+    "unhandled-notification",
 )
 """Every diagnostic reason, in IDL order."""

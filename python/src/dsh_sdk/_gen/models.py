@@ -236,7 +236,7 @@ class SdkEncodedImageBlock(WireObject):
 
 
 SdkRunStatus: TypeAlias = Literal["ok", "error"]
-"""How a child run ended. Closed."""
+"""How a child run ended. Closed. `ok` only for `stopReason` `completed`; `max-tokens` and every other reason map to `error`, unless the runtime is configured to count `max-tokens` as success (the original's deployment option; the reference runtimes' `--max-tokens-is-success`)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "ClientClosedError",
     "RunStage",
     "RunTimeoutError",
     "RuntimeExit",
     "RuntimeExitedError",
     "RuntimeSpawnError",
+    "RuntimeSurvivedKillError",
     "describe_exit",
 ]
 
@@ -62,6 +64,26 @@ class RuntimeExitedError(Exception):
         self.exit_code = exit.exit_code
         self.signal = exit.signal
         self.stderr_tail = stderr_tail
+
+
+class ClientClosedError(Exception):
+    """The client itself ended the call or run: `shutdown()` was called while it was pending, or
+    the call came after the client was shut down. The runtime did not fail; see
+    `RuntimeExitedError` for a runtime that ended by itself. `__cause__` holds what happened to
+    the runtime."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the client is closing: its own shutdown() ended {what}")
+
+
+class RuntimeSurvivedKillError(Exception):
+    """The runtime process did not exit even after SIGKILL; the client let go of it."""
+
+    pid: int
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(f"the runtime (pid {pid}) survived SIGKILL; the client let go of it")
+        self.pid = pid
 
 
 class RuntimeSpawnError(Exception):

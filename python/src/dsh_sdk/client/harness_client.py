@@ -17,7 +17,12 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer
 from dsh_sdk.client.content import PromptInput, to_content_blocks
-from dsh_sdk.client.errors import RuntimeExit, RunTimeoutError
+from dsh_sdk.client.errors import (
+    ClientClosedError,
+    RuntimeExit,
+    RunTimeoutError,
+    RuntimeSurvivedKillError,
+)
 from dsh_sdk.client.notifications import HarnessNotification, NotificationHub, NotificationListener
 from dsh_sdk.client.run_stream import AsyncQueue, RunStream
 from dsh_sdk.client.run_tracker import RunResult, RunTracker
@@ -40,7 +45,6 @@ __all__ = [
     "DEFAULT_INITIALIZE_TIMEOUT",
     "DEFAULT_REQUEST_TIMEOUT",
     "HarnessClient",
-    "RuntimeSurvivedKillError",
 ]
 
 DEFAULT_INITIALIZE_TIMEOUT: Final = 10.0
@@ -53,10 +57,6 @@ FAILED_START_STEP_TIMEOUT: Final = 1.0
 """Bound of each shutdown step when a failed handshake stops the runtime."""
 
 T = TypeVar("T")
-
-
-class RuntimeSurvivedKillError(Exception):
-    """The runtime process did not exit even after SIGKILL; the client let go of it."""
 
 
 class HarnessClient:
@@ -75,6 +75,7 @@ class HarnessClient:
         *,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     ) -> None:
         """Wraps a started `RuntimeProcess` (use `spawn`, which also shakes hands)."""
@@ -88,6 +89,8 @@ class HarnessClient:
         )
         self._peer = HarnessSdkClientPeer(self._transport)
         self._hub = NotificationHub(self._peer, self._transport)
+        if on_notification is not None:
+            self._hub.subscribe(on_notification)
         self._runs: set[RunTracker] = set()
         self._sending: set[asyncio.Task[None]] = set()
         loop = asyncio.get_running_loop()
@@ -113,6 +116,7 @@ class HarnessClient:
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
         on_stderr: Callable[[str], None] | None = None,
         stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
@@ -122,7 +126,9 @@ class HarnessClient:
         `command` defaults to the Python reference runtime (`python -m dsh_sdk.runtime` with this
         interpreter); `env` is added to (and overrides) this process's environment, a `None` value
         removing a variable. Timeouts are in seconds. `on_diagnostic` receives everything the
-        transport ignores (bad lines on the runtime's stdout, …); `on_stderr` the runtime's stderr
+        transport ignores (bad lines on the runtime's stdout, …); `on_notification` is subscribed
+        before the handshake, so it sees every notification from the runtime's first line on (the
+        same as `on_notification()`, which can only start later); `on_stderr` the runtime's stderr
         as it comes (it is also kept as a bounded tail). If `initialize` fails or times out, the
         runtime is stopped and the error is raised (a `JsonRpcResponseError` keeps the wire code).
         """
@@ -136,6 +142,7 @@ class HarnessClient:
             runtime,
             request_timeout=request_timeout,
             on_diagnostic=on_diagnostic,
+            on_notification=on_notification,
             max_frame_bytes=max_frame_bytes,
         )
         try:
@@ -301,7 +308,7 @@ class HarnessClient:
         await self._transport.close("the client shut the runtime down")
         if not report.has_exited:
             self._runtime.release()
-            error = RuntimeSurvivedKillError(f"the runtime (pid {self.pid}) survived SIGKILL")
+            error = RuntimeSurvivedKillError(self.pid)
             for run in list(self._runs):
                 run.fail(error)
         return report
@@ -321,9 +328,12 @@ class HarnessClient:
         except Exception as error:
             if self._lost_error is not None:
                 raise self._lost_error.with_traceback(None) from error
-            if isinstance(error, TransportClosedError) and error.reason != "closed":
-                lost = await asyncio.shield(self._lost)
-                raise lost.with_traceback(None) from error
+            if isinstance(error, TransportClosedError):
+                if self._shutdown is not None:
+                    raise ClientClosedError("this call") from error
+                if error.reason != "closed":
+                    lost = await asyncio.shield(self._lost)
+                    raise lost.with_traceback(None) from error
             raise
 
     async def _watch_exit(self) -> None:
@@ -335,9 +345,14 @@ class HarnessClient:
             return
         self._lose(closed)  # stdout broke, yet the process lives on
 
-    def _lose(self, error: BaseException) -> None:
+    def _lose(self, lost: BaseException) -> None:
         if self._lost.done():
             return
+        error = lost
+        if self._shutdown is not None:
+            # The client's own shutdown ended the runtime: say so, and keep what happened.
+            error = ClientClosedError("what was pending")
+            error.__cause__ = lost
         self._lost_error = error
         self._lost.set_result(error)
         for run in list(self._runs):

@@ -48,7 +48,10 @@ NotificationListener = Callable[[HarnessNotification], None]
 class NotificationHub:
     """Merges the peer's four typed subscriptions into one stream. The transport delivers each
     line synchronously as it is read, so listeners see the notifications in wire order. A listener
-    that raises is reported as `notification-handler-failed` and does not stop the others."""
+    that raises is reported as `notification-handler-failed` and does not stop the others. A
+    notification that arrives while no listener is subscribed is reported as
+    `unhandled-notification`: nothing is dropped in silence (subscribe before the handshake, with
+    `HarnessClient.spawn(on_notification=...)`, to see everything from the start)."""
 
     def __init__(self, peer: HarnessSdkClientPeer, transport: PeerTransport) -> None:
         self._transport = transport
@@ -76,6 +79,16 @@ class NotificationHub:
         return unsubscribe
 
     def _dispatch(self, notification: HarnessNotification) -> None:
+        if not self._listeners:
+            self._transport.report_diagnostic(
+                TransportDiagnostic(
+                    reason="unhandled-notification",
+                    message="no listener is subscribed to the client's notifications "
+                    f"({notification.method})",
+                    method=notification.method,
+                )
+            )
+            return
         for listener in self._listeners:  # a snapshot: the tuple is replaced, never mutated
             try:
                 listener(notification)

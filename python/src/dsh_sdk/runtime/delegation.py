@@ -10,6 +10,7 @@ from dsh_sdk import jsonlib
 from dsh_sdk._gen.models import (
     ContentBlock,
     MessageSource,
+    SdkRunStatus,
     SubagentFinishedNotification,
     SubagentStartedNotification,
     TextBlock,
@@ -23,7 +24,7 @@ from dsh_sdk.runtime.adapters.model_adapter import DelegationOutcome, ModelPromp
 from dsh_sdk.runtime.session import Session
 from dsh_sdk.runtime.turn_context import TurnContext, TurnInput
 
-__all__ = ["DelegationRequest", "TurnRunner", "run_delegation"]
+__all__ = ["DelegationRequest", "TurnRunner", "run_delegation", "run_status_of"]
 
 DELEGATE_TOOL: Final = "delegate"
 """The tool the echo model calls to delegate."""
@@ -83,7 +84,7 @@ async def run_delegation(
             agent_id=child_session_id,
             parent_session_id=parent.id,
             child_session_id=child_session_id,
-            status="ok",
+            status=run_status_of(reply.finish, context.max_tokens_is_success),
             stop_reason=reply.finish,
             last_assistant_message=[TextBlock(type="text", text=reply.text)],
         )
@@ -94,3 +95,10 @@ async def run_delegation(
         lambda seq, time: ToolResultEvent(type="tool/result", seq=seq, time=time, data=result)
     )
     return DelegationOutcome(child_session_id=child_session_id, text=reply.text)
+
+
+def run_status_of(stop_reason: str, max_tokens_is_success: bool) -> SdkRunStatus:
+    """`ok` only for `completed` (and `max-tokens` when the runtime counts it as success)."""
+    if stop_reason == "completed":
+        return "ok"
+    return "ok" if stop_reason == "max-tokens" and max_tokens_is_success else "error"

@@ -42,6 +42,7 @@ async def serve_runtime(
     adapters: Sequence[ModelAdapter] | None = None,
     store: AttachmentStore | None = None,
     chunk_delay: float = 0.0,
+    max_tokens_is_success: bool = False,
     flush_timeout: float = DEFAULT_FLUSH_TIMEOUT,
 ) -> RuntimeEnd:
     """Serves the protocol on `input`/`output` until `shutdown`, the end of the input, or a broken
@@ -49,7 +50,9 @@ async def serve_runtime(
 
     `log` receives one line (no `\\n`) per diagnostic or failure; nothing but frames is ever
     written to `output`. `adapters` default to the echo adapter, `store` to the store shared with
-    the TypeScript runtime; `chunk_delay` (seconds) pauses before each `assistant/chunk`.
+    the TypeScript runtime; `chunk_delay` (seconds) pauses before each `assistant/chunk`;
+    `max_tokens_is_success` reports a child's `max-tokens` stop as `status: "ok"` (default: only
+    `completed` is `ok`, as in the original without its deployment option).
     """
     # The transport stops writing when its input ends, but the runtime still owes frames then:
     # it reads through a feed that reports the end only after those frames were sent.
@@ -69,6 +72,7 @@ async def serve_runtime(
         adapters=adapters,
         store=store,
         chunk_delay=chunk_delay,
+        max_tokens_is_success=max_tokens_is_success,
         on_shutdown=lambda: finish("shutdown"),
     )
 
@@ -109,6 +113,7 @@ def _create_server(
     adapters: Sequence[ModelAdapter] | None,
     store: AttachmentStore | None,
     chunk_delay: float,
+    max_tokens_is_success: bool,
     on_shutdown: Callable[[], None],
 ) -> RuntimeServer:
     """The server and its sessions, bound to the transport through the generated bindings."""
@@ -130,6 +135,7 @@ def _create_server(
             sessions=SessionRegistry(lambda id: Session(id, notifier, on_turn_failed)),
             notifier=notifier,
             chunk_delay=chunk_delay,
+            max_tokens_is_success=max_tokens_is_success,
             on_shutdown=shut_down,
         )
     )
@@ -171,7 +177,8 @@ def _buffered_bytes(output: LineOutput) -> int:
 def describe_diagnostic(diagnostic: TransportDiagnostic) -> str:
     """One stderr line: reason, line number and size, then the transport's explanation."""
     where = "" if diagnostic.line is None else f" line={diagnostic.line}"
-    message = re.sub(r"\s+", " ", diagnostic.message)
+    detail = "" if diagnostic.detail is None else f" ({diagnostic.detail})"
+    message = re.sub(r"\s+", " ", f"{diagnostic.message}{detail}")
     return f"ignored input: {diagnostic.reason}{where} bytes={diagnostic.bytes}: {message}"
 
 

@@ -47,6 +47,8 @@ class RuntimeServerOptions:
     notifier: Notifier
     chunk_delay: float
     """See `TurnContext.chunk_delay`."""
+    max_tokens_is_success: bool
+    """See `TurnContext.max_tokens_is_success`."""
     on_shutdown: Callable[[], None]
     """Called once `shutdown` has been accepted: the runtime flushes its output and exits."""
 
@@ -89,6 +91,7 @@ class RuntimeServer:
             notifier=options.notifier,
             sessions=options.sessions,
             chunk_delay=options.chunk_delay,
+            max_tokens_is_success=options.max_tokens_is_success,
         )
         self._state = "ready"
         return InitializeResult(server_info=ServerInfo(name=SERVER_NAME, version=RUNTIME_VERSION))
