@@ -20,7 +20,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client import HarnessNotification, text_of
 from dsh_sdk.codec import encode
-from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RuntimeConnection
+from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS, RuntimeConnection
 
 
 def outline(runtime: RuntimeConnection) -> list[str]:
@@ -165,7 +165,7 @@ async def finished_of_capped_child(
     return finished
 
 
-@pytest.mark.parametrize("runtime", ["py", "ts"])
+@pytest.mark.parametrize("runtime", RUNTIME_IDS)
 async def test_a_child_stopped_by_max_tokens_finishes_with_status_error(
     runtimes: Runtimes, runtime: str
 ) -> None:
@@ -173,7 +173,7 @@ async def test_a_child_stopped_by_max_tokens_finishes_with_status_error(
     assert (finished.stop_reason, finished.status) == ("max-tokens", "error")
 
 
-@pytest.mark.parametrize("runtime", ["py", "ts"])
+@pytest.mark.parametrize("runtime", RUNTIME_IDS)
 async def test_max_tokens_is_ok_when_the_runtime_counts_it_as_success(
     runtimes: Runtimes, runtime: str
 ) -> None:

@@ -37,7 +37,7 @@ function emitImports(f: GeneratedFile, model: Model): void {
   }
   f.print`import type { RequestContext } from '../inbound-handlers.js';`;
   f.print`import type { RequestOptions } from '../pending-requests.js';`;
-  f.print`import type { PeerOptions, PeerTransport } from '../peer-support.js';`;
+  f.print`import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';`;
   f.print`import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';`;
   f.print`import { Method } from './methods.gen.js';`;
   f.print`import type { ${[...types].join(', ')} } from './types.gen.js';`;
@@ -68,11 +68,11 @@ function emitClient(f: GeneratedFile, model: Model): void {
     f.blank();
     f.raw(
       f.jsdoc(
-        `Subscribes to \`${m.wireName}\`: ${m.description}\nReturns the function that unsubscribes.`,
+        `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
         '  ',
       ),
     );
-    f.print`  on${pascalCase(m.name)}(handler: (params: ${m.params ?? 'undefined'}) => void): () => void {`;
+    f.print`  on${pascalCase(m.name)}(handler: Subscriber<${m.params ?? 'undefined'}>): () => void {`;
     f.print`    return this.#${m.name}.subscribe(handler);`;
     f.print`  }`;
   }

@@ -54,5 +54,5 @@ export type { ValidationError, Validator } from './gen/validators.gen.js';
 export { HarnessSdkClientPeer, HarnessSdkServerPeer, serveHarnessSdk } from './gen/peers.gen.js';
 export type { HarnessSdkRequestHandlers } from './gen/peers.gen.js';
 export { NotificationFanout, ProtocolError } from './peer-support.js';
-export type { PeerOptions, PeerTransport } from './peer-support.js';
+export type { PeerOptions, PeerTransport, Subscriber } from './peer-support.js';
 export { toViolations } from './violations.js';

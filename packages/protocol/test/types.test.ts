@@ -69,7 +69,9 @@ describe('generated maps and types', () => {
     >();
     expectTypeOf<HarnessSdkClientPeer['onSessionStatus']>()
       .parameter(0)
-      .toEqualTypeOf<(params: HarnessSdkNotificationMap['session.status']) => void>();
+      .toEqualTypeOf<
+        (params: HarnessSdkNotificationMap['session.status']) => void | PromiseLike<void>
+      >();
     expectTypeOf(Method.sessionPrompt).toEqualTypeOf<'session/prompt'>();
     expectTypeOf<typeof SERVER_NAME>().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
   });

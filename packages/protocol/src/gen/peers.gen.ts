@@ -3,7 +3,7 @@
 
 import type { RequestContext } from '../inbound-handlers.js';
 import type { RequestOptions } from '../pending-requests.js';
-import type { PeerOptions, PeerTransport } from '../peer-support.js';
+import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';
 import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';
 import { Method } from './methods.gen.js';
 import type {
@@ -103,33 +103,37 @@ export class HarnessSdkClientPeer {
 
   /**
    * Subscribes to `session.event`: One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSessionEvent(handler: (params: SessionEventNotification) => void): () => void {
+  onSessionEvent(handler: Subscriber<SessionEventNotification>): () => void {
     return this.#sessionEvent.subscribe(handler);
   }
 
   /**
    * Subscribes to `session.status`: A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSessionStatus(handler: (params: SessionStatusNotification) => void): () => void {
+  onSessionStatus(handler: Subscriber<SessionStatusNotification>): () => void {
     return this.#sessionStatus.subscribe(handler);
   }
 
   /**
    * Subscribes to `subagent.started`: A session started a child agent. The child's events follow under its own session id.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSubagentStarted(handler: (params: SubagentStartedNotification) => void): () => void {
+  onSubagentStarted(handler: Subscriber<SubagentStartedNotification>): () => void {
     return this.#subagentStarted.subscribe(handler);
   }
 
   /**
    * Subscribes to `subagent.finished`: An in-process child agent finished. Sent before the parent's turn ends.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSubagentFinished(handler: (params: SubagentFinishedNotification) => void): () => void {
+  onSubagentFinished(handler: Subscriber<SubagentFinishedNotification>): () => void {
     return this.#subagentFinished.subscribe(handler);
   }
 }
