@@ -11,6 +11,9 @@ bash scripts/setup.sh
 step "generate:check (generated files match protocol.idl.json)"
 pnpm -s generate:check
 
+step "breaking (the IDL breaks no released protocol version)"
+pnpm -s breaking
+
 step "lint"
 pnpm -s lint
 
