@@ -71,19 +71,19 @@ export const RULES = {
   },
   'type-narrowed': {
     summary: 'a value accepts fewer JSON types',
-    fix: 'keep the old type; accept the new form in a new optional member',
+    fix: 'keep accepting the old type; take the new form in a new optional member',
   },
   'type-widened': {
     summary: 'a value accepts more JSON types',
-    fix: 'keep the old type; send the new form in a new optional member (or one gated by `x-since`)',
+    fix: 'keep sending the old type; send the new form in a new optional member gated by `x-since`',
   },
   'enum-value-removed': {
     summary: 'a closed enum lost a value',
-    fix: 'keep the value (say it is deprecated in its description)',
+    fix: 'keep accepting the value (say in its description that it is deprecated)',
   },
   'enum-value-added': {
     summary: 'a closed enum gained a value',
-    fix: 'make the enum open (`x-known-values`) before adding values, or send the new value only to peers of a version that knows it',
+    fix: 'old receivers reject unknown values of a closed enum: send the new value in a new open member (`x-known-values`) gated by `x-since`',
   },
   'enum-closed': {
     summary: 'an open or free value became a closed enum',
@@ -103,11 +103,11 @@ export const RULES = {
   },
   'constraint-tightened': {
     summary: 'a constraint got stricter (or was added)',
-    fix: 'keep the old constraint; validate the stricter rule where the value is used, not in the schema',
+    fix: 'keep accepting what the old constraint allowed; handle the extra range in the receiver (clamp it, or refuse it in the handler with a clear error)',
   },
   'constraint-loosened': {
     summary: 'a constraint got looser (or was dropped)',
-    fix: 'keep the old constraint; carry the wider value in a new optional member',
+    fix: 'keep sending within the old constraint; carry wider values in a new optional member gated by `x-since`',
   },
   'constraint-changed': {
     summary: 'a constraint changed in a way that is neither stricter nor looser',
@@ -140,7 +140,7 @@ export const RULES = {
   },
   'union-variant-removed': {
     summary: 'a union lost a variant',
-    fix: 'keep the variant (say it is deprecated in its description)',
+    fix: 'keep the variant (say in its description that it is deprecated)',
   },
   'union-variant-added': {
     summary: 'a union gained a variant',
