@@ -112,6 +112,22 @@ const CASES: Case[] = [
     compatible: ['deprecated'],
   },
   {
+    name: 'a member deprecated',
+    edit: (r) =>
+      (type(r, 'OrderParams').properties['note']!['x-deprecated'] = { reason: 'Unread.' }),
+    breaking: [],
+    compatible: ['deprecated'],
+  },
+  {
+    name: 'a known value deprecated',
+    edit: (r) => {
+      const blue = { description: 'Blue.', deprecated: { reason: 'Out of stock.' } };
+      type(r, 'Color')['x-known-values'] = { red: 'Red.', blue };
+    },
+    breaking: [],
+    compatible: ['deprecated'],
+  },
+  {
     name: 'a request without params now takes params',
     edit: (r) => (method(r, 'ping').params = 'LogEntry'),
     breaking: [['params-presence-changed', CLIENTS, '/methods/1/params']],

@@ -72,7 +72,12 @@ export function compareTypes(ctx: WalkContext, o: SchemaObjectAt, n: SchemaObjec
 
 type ValueSet =
   | { readonly kind: 'free' }
-  | { readonly kind: 'open'; readonly known: readonly string[]; readonly gated: readonly string[] }
+  | {
+      readonly kind: 'open';
+      readonly known: readonly string[];
+      readonly gated: readonly string[];
+      readonly deprecated: readonly string[];
+    }
   | { readonly kind: 'closed'; readonly values: readonly unknown[] };
 
 function valueSet(schema: Record<string, unknown>, version: number): ValueSet {
@@ -87,6 +92,9 @@ function valueSet(schema: Record<string, unknown>, version: number): ValueSet {
     kind: 'open',
     known: entries.filter(([, e]) => since(e) <= version).map(([v]) => v),
     gated: entries.filter(([, e]) => since(e) > version).map(([v]) => v),
+    deprecated: entries
+      .filter(([, e]) => typeof e === 'object' && e !== null && 'deprecated' in e)
+      .map(([v]) => v),
   };
 }
 
@@ -127,6 +135,15 @@ export function compareValues(ctx: WalkContext, o: SchemaObjectAt, n: SchemaObje
         ...at,
         newPointer: knownPointer(n, value),
         message: `known value ${JSON.stringify(value)} is new in a later version (since above ${ctx.version})`,
+      });
+    const wasDeprecated = before.kind === 'open' ? before.deprecated : [];
+    for (const value of after.deprecated.filter((v) => !wasDeprecated.includes(v)))
+      ctx.emit({
+        rule: 'deprecated',
+        change: 'none',
+        ...at,
+        newPointer: knownPointer(n, value),
+        message: `known value ${JSON.stringify(value)} is deprecated`,
       });
   }
 }
