@@ -16,6 +16,9 @@ bash scripts/test-fresh-user.sh
 step "generate:check (generated files match protocol.idl.json)"
 pnpm -s generate:check
 
+step "breaking (the IDL breaks no released protocol version)"
+pnpm -s breaking
+
 step "lint"
 pnpm -s lint
 

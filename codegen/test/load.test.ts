@@ -162,6 +162,46 @@ describe('loading the IDL', () => {
     ],
     ['title-in-type', '/types/Tick/title', '"title"', 2, /not allowed here/, /title is its name/],
     [
+      'since-above-protocol-version',
+      '/methods/1/since',
+      '"since": 2',
+      1,
+      /since 2 is above meta\.protocolVersion \(1\)/,
+      /raise \/meta\/protocolVersion to 2/,
+    ],
+    [
+      'required-member-since',
+      '/types/PingParams/properties/count/x-since',
+      '"x-since": 2',
+      1,
+      /new in version 2 but required/,
+      /remove "count" from "required"/,
+    ],
+    [
+      'known-value-since-above',
+      '/vocabulary/Color/x-known-values/blue/since',
+      '"since": 3',
+      1,
+      /since 3 is above meta\.protocolVersion \(2\)/,
+      /raise \/meta\/protocolVersion to 3/,
+    ],
+    [
+      'deprecated-without-reason',
+      '/methods/0/deprecated/reason',
+      '"deprecated"',
+      1,
+      /missing required member "reason"/,
+      /add "reason"/,
+    ],
+    [
+      'deprecated-member-without-reason',
+      '/types/PingResult/properties/pongs/x-deprecated/reason',
+      '"x-deprecated"',
+      1,
+      /missing required member "reason"/,
+      /add "reason"/,
+    ],
+    [
       'notification-with-result',
       '/methods/1/result',
       '"result": "PingResult"',
@@ -182,6 +222,29 @@ describe('loading the IDL', () => {
       expect(error.message).toContain('fix: ');
     },
   );
+
+  it('reads protocol versions, since and deprecated into the model', () => {
+    const model = loadIdlFile(fixture('versioned'));
+    expect(model.meta.protocolVersion).toBe(2);
+    expect(loadIdlFile(fixture('minimal')).meta.protocolVersion).toBe(1);
+    const [ping, tick] = model.methods;
+    expect([ping?.since, ping?.deprecated]).toEqual([1, null]);
+    expect([tick?.since, tick?.deprecated]).toEqual([
+      2,
+      { reason: 'Clocks drift.', replacement: null },
+    ]);
+    const shape = model.types.find((t) => t.name === 'PingParams')?.fields[1];
+    expect([shape?.since, shape?.deprecated?.reason]).toEqual([2, 'Shapes are out.']);
+    expect(model.types.find((t) => t.name === 'Color')?.values).toEqual([
+      { value: 'red', description: 'Red.', since: 1, deprecated: null },
+      {
+        value: 'blue',
+        description: 'Blue.',
+        since: 2,
+        deprecated: { reason: 'Looks like red on old screens.', replacement: 'red' },
+      },
+    ]);
+  });
 
   it('reports invalid JSON with the line of the syntax error', () => {
     const error = loadError('not-json');

@@ -1,17 +1,19 @@
 // IDL → docs/protocol.md: the reference a client author reads.
 import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
+import type { ReleasedVersion } from '../release/released-files.js';
 import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 
 export const docsEmitter: Emitter = {
   name: 'docs',
-  emit({ model }) {
+  emit({ model, releases }) {
     const f = new GeneratedFile('docs/protocol.md', 'docs', 'md');
     f.print`# ${model.meta.title} ${model.meta.version}`;
     f.blank();
     f.raw(model.meta.description);
     f.blank();
+    emitReleases(f, model, releases ?? []);
     emitMethodTable(f, model);
     emitSequence(f, model);
     emitMethods(f, model);
@@ -189,4 +191,20 @@ function emitDiagnostics(f: GeneratedFile, model: Model): void {
   f.print`| reason | meaning |`;
   f.print`|---|---|`;
   for (const d of model.diagnostics) f.print`| \`${d.reason}\` | ${cell(d.description)} |`;
+}
+
+function emitReleases(f: GeneratedFile, model: Model, releases: readonly ReleasedVersion[]): void {
+  const current = model.meta.protocolVersion;
+  const isReleased = releases.some((r) => r.protocolVersion === current);
+  f.print`## Versions`;
+  f.blank();
+  f.raw(
+    `This reference describes protocol version ${current}${isReleased ? '' : ' (not released yet)'}. Released versions are frozen under \`protocol/released/\`; \`pnpm breaking\` checks that the IDL breaks none of them.`,
+  );
+  f.blank();
+  f.print`| protocol version | IDL version | frozen file |`;
+  f.print`|---|---|---|`;
+  for (const r of releases)
+    f.print`| ${r.protocolVersion} | ${r.idlVersion} | [\`${r.path}\`](../${r.path}) |`;
+  f.blank();
 }

@@ -15,7 +15,7 @@ const standaloneCode = standaloneCodeModule.default;
  * ajv treats `contentEncoding` as an annotation; the protocol asserts it. The check is inlined in
  * the standalone code: canonical padded base64 decodes and re-encodes to the same text.
  */
-function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
+export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
   ajv.removeKeyword('contentEncoding');
   ajv.addKeyword({
     keyword: 'contentEncoding',

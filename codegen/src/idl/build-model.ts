@@ -1,6 +1,8 @@
 // Raw (already meta-schema-valid) IDL JSON → typed Model. Pure data reshaping; checks live in check.ts.
 import type {
+  Deprecation,
   DiagnosticDef,
+  EnumValue,
   ErrorCodeDef,
   Field,
   Method,
@@ -14,8 +16,18 @@ import type {
 } from './model.js';
 import { refName } from './model.js';
 
+/** A deprecation as written in the IDL. */
+export interface RawDeprecation {
+  reason: string;
+  replacement?: string;
+}
+
+/** An `x-known-values` entry: a description, or an object with `since` / `deprecated`. */
+export type RawKnownValue =
+  string | { description: string; since?: number; deprecated?: RawDeprecation };
+
 export interface RawIdl {
-  meta: Model['meta'];
+  meta: Omit<Model['meta'], 'protocolVersion'> & { protocolVersion?: number };
   methods: {
     name: string;
     method: string;
@@ -25,6 +37,8 @@ export interface RawIdl {
     result?: string;
     errors?: string[];
     description: string;
+    since?: number;
+    deprecated?: RawDeprecation;
   }[];
   types: Record<string, SchemaNode>;
   vocabulary: Record<string, SchemaNode>;
@@ -51,6 +65,8 @@ export function buildModel(raw: RawIdl): Model {
     result: m.result ?? null,
     errors: m.errors ?? [],
     description: m.description,
+    since: m.since ?? 1,
+    deprecated: deprecation(m.deprecated),
   }));
   const errors: ErrorCodeDef[] = raw.errors.map((e) => ({
     name: e.name,
@@ -59,7 +75,20 @@ export function buildModel(raw: RawIdl): Model {
     dataType: e.data ?? null,
     description: e.description,
   }));
-  return { meta: raw.meta, methods, types, errors, diagnostics: raw.diagnostics };
+  const meta = { ...raw.meta, protocolVersion: raw.meta.protocolVersion ?? 1 };
+  return { meta, methods, types, errors, diagnostics: raw.diagnostics };
+}
+
+function deprecation(raw: unknown): Deprecation | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { reason, replacement } = raw as RawDeprecation;
+  return { reason, replacement: replacement ?? null };
+}
+
+/** `x-since` of a property schema (1 when absent). */
+export function propertySince(prop: unknown): number {
+  const since = typeof prop === 'object' && prop !== null ? (prop as SchemaNode)['x-since'] : null;
+  return typeof since === 'number' ? since : 1;
 }
 
 export function schemaOf(raw: RawIdl, name: string): SchemaNode | undefined {
@@ -107,6 +136,8 @@ function buildFields(schema: SchemaNode): Field[] {
       schema: prop,
       typeRef: refName(target),
       isArray,
+      since: propertySince(prop),
+      deprecated: deprecation(prop['x-deprecated']),
     };
   });
 }
@@ -124,11 +155,26 @@ function buildUnion(schema: SchemaNode, raw: RawIdl): Union {
   return { discriminator, isOpen: schema['x-open'] === true, variants };
 }
 
-function enumValues(schema: SchemaNode): TypeDef['values'] {
-  const known = schema['x-known-values'] as Record<string, string> | undefined;
-  if (known) return Object.entries(known).map(([value, description]) => ({ value, description }));
+function enumValues(schema: SchemaNode): EnumValue[] {
+  const known = schema['x-known-values'] as Record<string, RawKnownValue> | undefined;
+  if (known) return Object.entries(known).map(([value, entry]) => knownValue(value, entry));
   const values = schema['enum'];
   return Array.isArray(values)
-    ? values.map((value) => ({ value: String(value), description: null }))
+    ? values.map((value) => ({
+        value: String(value),
+        description: null,
+        since: 1,
+        deprecated: null,
+      }))
     : [];
+}
+
+function knownValue(value: string, entry: RawKnownValue): EnumValue {
+  if (typeof entry === 'string') return { value, description: entry, since: 1, deprecated: null };
+  return {
+    value,
+    description: entry.description,
+    since: entry.since ?? 1,
+    deprecated: deprecation(entry.deprecated),
+  };
 }

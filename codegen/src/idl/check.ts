@@ -1,8 +1,9 @@
 // What the meta-schema cannot say: references resolve, names are unique, nothing is unused,
-// unions are well formed, objects are named, examples match their schema.
+// unions are well formed, objects are named, examples match their schema, versions are in range.
 import type { RawIdl } from './build-model.js';
 import { TYPE_SECTIONS, buildModel } from './build-model.js';
 import { checkExamples, checkUnused } from './check-usage.js';
+import { checkVersions } from './check-versions.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
@@ -19,6 +20,7 @@ export function checkIdl(raw: RawIdl): Finding[] {
   const typeHome = locateTypes(raw, findings);
   checkMethods(raw, typeHome, findings);
   checkErrors(raw, typeHome, findings);
+  checkVersions(raw, findings);
   for (const section of TYPE_SECTIONS) {
     for (const [name, schema] of Object.entries(raw[section])) {
       const at = `/${section}/${name}`;

@@ -7,6 +7,12 @@ export type Direction = 'clientToServer' | 'serverToClient';
 export type MethodKind = 'request' | 'notification';
 export type TypeSection = 'types' | 'vocabulary' | 'errorData';
 
+/** Why an item is deprecated and what replaces it. Deprecating is never a breaking change. */
+export interface Deprecation {
+  readonly reason: string;
+  readonly replacement: string | null;
+}
+
 /** A protocol method: its generated name, wire name, direction, kind and payload types. */
 export interface Method {
   /** camelCase identifier for generated code, e.g. `sessionPrompt`. */
@@ -22,6 +28,9 @@ export interface Method {
   /** Names of the error codes this method may answer with. */
   readonly errors: readonly string[];
   readonly description: string;
+  /** The protocol version that introduced it (`since`; 1 when absent). */
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 /** One property of an object type. */
@@ -34,6 +43,9 @@ export interface Field {
   /** The named type this field refers to, directly or as array items. */
   readonly typeRef: string | null;
   readonly isArray: boolean;
+  /** The protocol version that introduced it (`x-since`; 1 when absent). */
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 /** A variant of a discriminated union. */
@@ -66,11 +78,19 @@ export interface TypeDef {
   /** Union types: their variants in IDL order. */
   readonly union: Union | null;
   /** Closed enums: the allowed values; open enums: the known ones. */
-  readonly values: readonly { value: string; description: string | null }[];
+  readonly values: readonly EnumValue[];
   /** Whether it is the unknown variant of an open union. */
   readonly isUnknownVariant: boolean;
   /** Name of the constant emitted for a `const` type, if any. */
   readonly constantName: string | null;
+}
+
+/** A value of an enum; `since` and `deprecated` come from an open enum's `x-known-values` entry. */
+export interface EnumValue {
+  readonly value: string;
+  readonly description: string | null;
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 export interface ErrorCodeDef {
@@ -90,6 +110,8 @@ export interface Meta {
   readonly name: string;
   readonly title: string;
   readonly version: string;
+  /** The latest protocol version the IDL describes (`meta.protocolVersion`; 1 when absent). */
+  readonly protocolVersion: number;
   readonly description: string;
   readonly defaultMaxFrameBytes: number;
 }
