@@ -4,8 +4,10 @@ import { renderFrameDetail, renderSessionDetail } from './detail.js';
 import { byId, el, formatBytes, formatMs } from './dom.js';
 import { CONNECTION_LANE, TraceModel } from './model.js';
 import type { Row } from './model.js';
+import type { ReadRecord } from './records.js';
 import { TimelineView } from './timeline.js';
 import { VirtualList } from './virtual-list.js';
+import type { RenderStats } from './virtual-list.js';
 
 const ROW_HEIGHT = 22;
 const ARROW = { clientToServer: '→', serverToClient: '←' } as const;
@@ -23,6 +25,8 @@ interface Filters {
 export class ViewerApp {
   readonly model = new TraceModel();
   readonly #list: VirtualList;
+  /** The list's rendering costs, for measurements (`window.dshViewer.renderStats`). */
+  readonly renderStats: RenderStats;
   readonly #timeline: TimelineView;
   readonly #detail = byId('detail');
   readonly #filters: Filters = {
@@ -37,6 +41,8 @@ export class ViewerApp {
   #sessionSet: Set<string> | undefined;
   #visible: number[] = [];
   #selected: number | undefined;
+  /** The session the detail pane shows, when it shows one (redrawn as its turns stream). */
+  #detailSession: string | undefined;
   #known = { methods: 0, sessions: 0, eventTypes: 0 };
   #pending = 0;
 
@@ -46,12 +52,26 @@ export class ViewerApp {
       render: (row, item) => this.#renderRow(row, item),
       onActivate: (item) => this.select(item),
     });
+    this.renderStats = this.#list.renderStats;
     this.#timeline = new TimelineView(byId('timeline'), this.model, {
       onRow: (row) => this.select(row),
       onLane: (sessionId) => this.showSession(sessionId),
     });
     this.#wireFilters();
     byId('list').addEventListener('keydown', (event) => this.#onKey(event));
+  }
+
+  /**
+   * Adds one record to the model. A record the page cannot make sense of is counted and logged,
+   * and the rest of the trace still shows.
+   */
+  addRecord(read: ReadRecord): void {
+    try {
+      this.model.add(read.record, read.raw);
+    } catch (error) {
+      this.model.unreadable += 1;
+      console.error(`dsh-sdk: cannot show a record: ${String(error)}: ${read.raw.slice(0, 200)}`);
+    }
   }
 
   /** Recomputes the visible rows and redraws everything (after loading, or a filter change). */
@@ -83,7 +103,8 @@ export class ViewerApp {
       if (follow) this.#list.scrollToEnd();
       this.#timeline.render();
       this.#updateStats();
-      if (this.#selected !== undefined) this.#showSelected();
+      if (this.#detailSession !== undefined) this.showSession(this.#detailSession);
+      else if (this.#selected !== undefined) this.#showSelected();
     });
   }
 
@@ -94,15 +115,18 @@ export class ViewerApp {
     if (position >= 0) this.#list.reveal(position);
     else this.#list.renderNow();
     this.#timeline.setCursor(this.model.rows[index]!.frame.t);
+    this.#detailSession = undefined;
     this.#showSelected();
   }
 
   showSession(sessionId: string): void {
+    this.#detailSession = sessionId;
     renderSessionDetail(this.#detail, this.model, sessionId, { onRow: (row) => this.select(row) });
     this.#detail.dataset['showing'] = `session:${sessionId}`;
   }
 
   showError(message: string): void {
+    console.error(`dsh-sdk: ${message}`);
     const banner = byId('banner');
     banner.hidden = false;
     banner.textContent = message;

@@ -42,7 +42,7 @@ export function startLive(app: ViewerApp, token: string): void {
       headerSeen = true;
     }
     const from = app.model.rows.length;
-    app.model.add(read.record, read.raw);
+    app.addRecord(read);
     app.appended(from);
   });
   source.addEventListener('state', (event) => {

@@ -25,7 +25,7 @@ function loadEmbedded(app: ViewerApp): void {
       else {
         if (first) checkHeader(read.record);
         first = false;
-        app.model.add(read.record, read.raw);
+        app.addRecord(read);
       }
     }
     start = end + 1;
@@ -38,6 +38,8 @@ function main(): void {
   const config = JSON.parse(byId('dsh-config').textContent ?? '{}') as PageConfig;
   if (config.title) document.title = config.title;
   const app = new ViewerApp();
+  // A handle for people and measurements poking at the page from the console.
+  (window as unknown as { dshViewer: ViewerApp }).dshViewer = app;
   try {
     if (config.mode === 'file') loadEmbedded(app);
   } catch (error) {

@@ -407,7 +407,9 @@ function summarize(
     return `error ${String(error['code'])} ${clip(str(error['message']) ?? '')}`;
   }
   if (frame.method === Method.sessionPrompt && params) {
-    return clip(blocksText(params['contentBlocks']) || JSON.stringify(params['contentBlocks']));
+    return clip(
+      blocksText(params['contentBlocks']) || (JSON.stringify(params['contentBlocks']) ?? ''),
+    );
   }
   if (frame.method === Method.sessionStatus && params) return String(params['status']);
   if (frame.method === Method.subagentStarted && params)

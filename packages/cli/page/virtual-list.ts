@@ -12,7 +12,15 @@ export interface VirtualListOptions {
 
 const OVERSCAN = 8;
 
+/** How long the list's own rendering took: what scrolling costs the page's script. */
+export interface RenderStats {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
 export class VirtualList {
+  readonly renderStats: RenderStats = { count: 0, totalMs: 0, maxMs: 0 };
   readonly #root: HTMLElement;
   readonly #spacer: HTMLElement;
   readonly #options: VirtualListOptions;
@@ -69,6 +77,15 @@ export class VirtualList {
 
   /** Redraws the rows in view at once (after a selection change or new data). */
   renderNow(): void {
+    const started = performance.now();
+    this.#render();
+    const ms = performance.now() - started;
+    this.renderStats.count += 1;
+    this.renderStats.totalMs += ms;
+    this.renderStats.maxMs = Math.max(this.renderStats.maxMs, ms);
+  }
+
+  #render(): void {
     cancelAnimationFrame(this.#frame);
     this.#frame = 0;
     const { rowHeight, render } = this.#options;

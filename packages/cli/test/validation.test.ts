@@ -23,7 +23,7 @@ interface VectorFrame {
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const METHOD_BY_FOLDER = new Map(METHODS.map((m) => [kebab(m.name), m]));
-const METHOD_BY_WIRE = new Map(METHODS.map((m) => [m.wireName, m]));
+const METHOD_BY_WIRE = new Map<string, MethodInfo>(METHODS.map((m) => [m.wireName, m]));
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

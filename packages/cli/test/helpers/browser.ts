@@ -5,23 +5,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env['DSH_SDK_CHROMIUM'] ?? '/usr/bin/chromium';
 
 const pageErrors = new WeakMap<Page, string[]>();
 
 export interface TestBrowser {
-  readonly browser: Browser;
+  readonly context: BrowserContext;
   newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
 export async function launchBrowser(): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'dsh-sdk-chromium-'));
-  const browser = await chromium.launch({
+  // A fresh profile per launch (DEVELOPERS.md's flags; playwright passes it as --user-data-dir).
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    viewport: { width: 1400, height: 900 },
     args: [
       '--headless',
       '--no-sandbox',
@@ -31,13 +33,12 @@ export async function launchBrowser(): Promise<TestBrowser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
   });
   return {
-    browser,
+    context,
     async newPage() {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
       const errors: string[] = [];
       pageErrors.set(page, errors);
       page.on('console', (message) => {
@@ -47,7 +48,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
       return page;
     },
     async close() {
-      await browser.close();
+      await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
