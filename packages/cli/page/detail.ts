@@ -133,7 +133,13 @@ export function renderSessionDetail(
   handlers: DetailHandlers,
 ): void {
   const lane = model.lanes.get(sessionId);
-  if (!lane) return;
+  if (!lane) {
+    pane.replaceChildren(
+      el('h2', {}, `Session ${sessionId}`),
+      el('p', { class: 'hint' }, 'waiting for its first frame…'),
+    );
+    return;
+  }
   const name = sessionId === CONNECTION_LANE ? 'the connection' : sessionId;
   const facts = el('dl', { class: 'facts' });
   facts.append(fact('frames', String(lane.rows)));

@@ -93,6 +93,30 @@ export function startLive(app: ViewerApp, token: string): void {
   // The picker lists the root sessions seen so far, plus a new session.
   const picker = byId<HTMLSelectElement>('prompt-session');
   const newSession = byId<HTMLInputElement>('prompt-new-session');
+  const renderActions = (): void => {
+    const box = byId('session-actions');
+    const sessionId = picker.value;
+    const buttons = (state?.actions ?? []).map((action) => {
+      const button = el('button', { type: 'button', 'data-action': action.name }, action.label);
+      button.disabled = sessionId === NEW_SESSION;
+      button.addEventListener('click', () => {
+        void post('/action', { name: action.name, sessionId }).then((answer) =>
+          log(sessionId, answer),
+        );
+      });
+      return button;
+    });
+    box.replaceChildren(...buttons);
+  };
+
+  const log = (sessionId: string, answer: Record<string, unknown>): void => {
+    const item = el('li', { class: answer['error'] ? 'error' : 'ok' });
+    item.textContent = answer['error']
+      ? `${sessionId}: ${JSON.stringify(answer['error'])}`
+      : `${sessionId}: ${JSON.stringify(answer['result'])}`;
+    byId('prompt-log').prepend(item);
+  };
+
   let nextSession = 1;
   const suggestNew = (): void => {
     while (app.model.lanes.has(`session-${nextSession}`)) nextSession += 1;
@@ -118,30 +142,6 @@ export function startLive(app: ViewerApp, token: string): void {
   newSession.addEventListener('input', () => (newSession.dataset['edited'] = 'true'));
   renderPicker();
 
-  const renderActions = (): void => {
-    const box = byId('session-actions');
-    const sessionId = picker.value;
-    const buttons = (state?.actions ?? []).map((action) => {
-      const button = el('button', { type: 'button', 'data-action': action.name }, action.label);
-      button.disabled = sessionId === NEW_SESSION;
-      button.addEventListener('click', () => {
-        void post('/action', { name: action.name, sessionId }).then((answer) =>
-          log(sessionId, answer),
-        );
-      });
-      return button;
-    });
-    box.replaceChildren(...buttons);
-  };
-
-  const log = (sessionId: string, answer: Record<string, unknown>): void => {
-    const item = el('li', { class: answer['error'] ? 'error' : 'ok' });
-    item.textContent = answer['error']
-      ? `${sessionId}: ${JSON.stringify(answer['error'])}`
-      : `${sessionId}: ${JSON.stringify(answer['result'])}`;
-    byId('prompt-log').prepend(item);
-  };
-
   byId<HTMLFormElement>('init-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void post('/initialize', {
@@ -158,6 +158,8 @@ export function startLive(app: ViewerApp, token: string): void {
     const sessionId = picker.value === NEW_SESSION ? newSession.value.trim() : picker.value;
     const text = byId<HTMLTextAreaElement>('prompt-text').value;
     const file = byId<HTMLInputElement>('prompt-image').files?.[0];
+    // The detail pane follows the session being prompted, so the reply shows as it streams.
+    app.showSession(sessionId);
     void (async () => {
       const image = file ? { data: await toBase64(file), mimeType: file.type } : undefined;
       const answer = await post('/prompt', { sessionId, text, ...(image ? { image } : {}) });

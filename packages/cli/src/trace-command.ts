@@ -1,4 +1,5 @@
 // `dsh-sdk trace --out FILE -- <runtime command>`: a transparent stdio proxy that records.
+import type { ChildProcess } from 'node:child_process';
 import { TraceFileWriter, TraceRecorder } from '@dsh-sdk/protocol';
 import type { TraceFinding, TraceFindingContext } from '@dsh-sdk/protocol';
 import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
@@ -61,6 +62,13 @@ export async function runTrace(args: readonly string[]): Promise<number> {
     ...(headBytes === undefined ? {} : { headBytes }),
     ...(values.quiet ? {} : { onFinding: (f, c) => log(describeFinding(f, c)) }),
   });
+  // Forwarding is in place before the runtime starts: no signal can slip between the two.
+  let runtime: ChildProcess | undefined;
+  const forwarders = FORWARDED_SIGNALS.map((signal) => {
+    const handler = (): void => void runtime?.kill(signal);
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
   const relay = startRelay({
     program,
     args: programArgs,
@@ -70,11 +78,7 @@ export async function runTrace(args: readonly string[]): Promise<number> {
     recorder,
     stderr: 'inherit',
   });
-  const forwarders = FORWARDED_SIGNALS.map((signal) => {
-    const handler = (): void => void relay.child.kill(signal);
-    process.on(signal, handler);
-    return [signal, handler] as const;
-  });
+  runtime = relay.child;
   const end = await relay.ended;
   for (const [signal, handler] of forwarders) process.off(signal, handler);
   recorder.finish({ exitCode: end.exitCode, signal: end.signal });
