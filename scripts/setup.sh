@@ -19,6 +19,7 @@ if [ ! -x python/.venv/bin/python ]; then
 fi
 python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
 python/.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e python
+bash scripts/setup-chromium.sh  # headless Chromium for the browser tests of packages/cli
 
 # datamodel-code-generator runs through pipx at the version pinned in codegen/package.json.
 dmcg_version=$(node -p "require('./codegen/package.json').pythonTools['datamodel-code-generator']")

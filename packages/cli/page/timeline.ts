@@ -90,16 +90,26 @@ export class TimelineView {
     this.#cursor.style.left = `${(this.#cursorT / duration) * 100}%`;
   }
 
+  /** Zooms around the selected frame (or else the middle of the view), which ends up centred. */
   #setZoom(level: number): void {
+    const tracks = this.#tracks;
+    const duration = Math.max(this.#model.lastT, 0.001);
+    const focus =
+      this.#cursorT !== undefined
+        ? this.#cursorT / duration
+        : (tracks.scrollLeft + tracks.clientWidth / 2) / Math.max(tracks.scrollWidth, 1);
     this.#zoom = Math.max(0, Math.min(ZOOM_STEPS.length - 1, level));
     this.#inner.style.width = `${ZOOM_STEPS[this.#zoom]! * 100}%`;
+    this.#inner.firstElementChild?.replaceWith(this.#axis(duration));
+    tracks.scrollLeft = focus * tracks.scrollWidth - tracks.clientWidth / 2;
   }
 
   #axis(duration: number): HTMLElement {
     const axis = el('div', { class: 'tl-lane tl-axis' });
-    for (let i = 0; i <= TICKS; i++) {
-      const tick = el('span', { class: 'tl-tick' }, formatMs((duration * i) / TICKS));
-      tick.style.left = `${(i / TICKS) * 100}%`;
+    const ticks = TICKS * ZOOM_STEPS[this.#zoom]!;
+    for (let i = 0; i <= ticks; i++) {
+      const tick = el('span', { class: 'tl-tick' }, formatMs((duration * i) / ticks));
+      tick.style.left = `${(i / ticks) * 100}%`;
       axis.append(tick);
     }
     return axis;
@@ -158,7 +168,7 @@ export class TimelineView {
     });
     node.style.left = `${(span.start / duration) * 100}%`;
     node.style.width = `${(Math.max(length, 0) / duration) * 100}%`;
-    if (span.kind === 'turn' || span.kind === 'request' || span.kind === 'subagent') {
+    if (span.kind === 'turn' || span.kind === 'request') {
       node.textContent = span.label;
     }
     return node;

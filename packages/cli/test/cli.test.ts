@@ -1,6 +1,9 @@
 // The dsh-sdk command line: help and usage errors for every verb, and `trace` behaving as the
 // runtime would for whoever started it (exit code, signals, stderr, stdin's end).
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { get } from 'node:http';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { HarnessSdkClientPeer, JsonRpcLineTransport, Method } from '@dsh-sdk/protocol';
 import type { SessionEventNotification } from '@dsh-sdk/protocol';
@@ -10,6 +13,7 @@ import {
   framesOf,
   PY_RUNTIME,
   readTraceFile,
+  REPO_ROOT,
   runCli,
   tempDir,
   TS_RUNTIME,
@@ -193,4 +197,69 @@ describe('dsh-sdk trace stands in for the runtime', () => {
       }
     },
   );
+});
+
+describe("the README's dsh-sdk commands", () => {
+  // Run as written, from a directory whose bin/ is the repository's.
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Seeing the traffic'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  const commands = block
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) =>
+      line
+        .replace(/\s+#.*$/, '')
+        .trim()
+        .split(/\s+/),
+    );
+  const byVerb = (verb: string): string[] => commands.find((c) => c[1] === verb)!;
+
+  test('are the three verbs, each from bin/', () => {
+    expect(commands.map((c) => [c[0], c[1]])).toEqual([
+      ['bin/dsh-sdk', 'inspect'],
+      ['bin/dsh-sdk', 'trace'],
+      ['bin/dsh-sdk', 'view'],
+    ]);
+  });
+
+  test('run: inspect serves its page, trace records a conversation, view writes the page', async () => {
+    const dir = tempDir();
+    symlinkSync(join(REPO_ROOT, 'bin'), join(dir, 'bin'));
+    const [program, ...args] = byVerb('inspect');
+    const inspect = spawn(program!, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const inspectExit = new Promise<number | null>((resolve) => inspect.on('close', resolve));
+    const url = await new Promise<string>((resolve) =>
+      createInterface({ input: inspect.stdout! }).once('line', resolve),
+    );
+    const status = await new Promise<number>((resolve) =>
+      get(url, (res) => (res.resume(), resolve(res.statusCode ?? 0))),
+    );
+    expect(status).toBe(200);
+    inspect.kill('SIGTERM');
+    expect(await inspectExit).toBe(0);
+
+    const [traceProgram, ...traceArgs] = byVerb('trace');
+    const conversation = [
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}',
+      '{"jsonrpc":"2.0","id":2,"method":"shutdown"}',
+    ];
+    const trace = spawn(traceProgram!, traceArgs, { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+    trace.stdout!.resume();
+    trace.stdin!.end(conversation.map((l) => `${l}\n`).join(''));
+    expect(await new Promise((resolve) => trace.on('close', resolve))).toBe(0);
+    const recorded = framesOf(readTraceFile(join(dir, 'run.trace.ndjson')));
+    expect(recorded.map((f) => [f.dir, f.kind])).toEqual([
+      ['clientToServer', 'request'],
+      ['clientToServer', 'request'],
+      ['serverToClient', 'result'],
+      ['serverToClient', 'result'],
+    ]);
+
+    const [viewProgram, ...viewArgs] = byVerb('view');
+    const view = spawn(viewProgram!, viewArgs, { cwd: dir, stdio: 'inherit' });
+    expect(await new Promise((resolve) => view.on('close', resolve))).toBe(0);
+    expect(existsSync(join(dir, 'run.html'))).toBe(true);
+    expect(readFileSync(join(dir, 'run.html'), 'utf8')).toContain('"format":"dsh-sdk-trace"');
+  });
 });
