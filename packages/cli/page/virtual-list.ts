@@ -48,7 +48,11 @@ export class VirtualList {
 
   setItems(items: readonly number[]): void {
     this.#items = items;
-    this.#spacer.style.height = `${items.length * this.#options.rowHeight}px`;
+    const height = items.length * this.#options.rowHeight;
+    this.#spacer.style.height = `${height}px`;
+    // A shorter list than the view's position: come back into range before drawing.
+    const max = Math.max(0, height - this.#root.clientHeight);
+    if (this.#root.scrollTop > max) this.#root.scrollTop = max;
     this.renderNow();
   }
 

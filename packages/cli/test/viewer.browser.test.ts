@@ -305,6 +305,8 @@ describe('a 100,000-frame burst', () => {
         document.querySelector('#stats')?.getAttribute('data-shown') !==
           document.querySelector('#stats')?.getAttribute('data-frames'),
     );
-    expect(new Set(await visibleCells(page, 'session'))).toEqual(new Set(['burst-7']));
+    const sessions = await visibleCells(page, 'session');
+    expect(sessions.length).toBeGreaterThan(10);
+    expect(new Set(sessions)).toEqual(new Set(['burst-7']));
   });
 });
