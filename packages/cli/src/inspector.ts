@@ -71,6 +71,15 @@ function errorAnswer(error: unknown): Answer {
   return { error: { message: error instanceof Error ? error.message : String(error) } };
 }
 
+/** An error's message, with the violations of a `-32602` (pointer and reason each). */
+function describeError(error: { message: string; data?: unknown }): string {
+  if (!Array.isArray(error.data)) return error.message;
+  const violations = (error.data as { pointer?: unknown; message?: unknown }[]).map(
+    (v) => `${String(v.pointer)} ${String(v.message)}`,
+  );
+  return `${error.message}: ${violations.join('; ')}`;
+}
+
 export class Inspector {
   readonly #options: InspectorOptions;
   readonly #records: string[] = [];
@@ -170,7 +179,7 @@ export class Inspector {
       return { result: this.#initialized };
     } catch (error) {
       const answer = errorAnswer(error);
-      if ('error' in answer) this.#error = `initialize failed: ${answer.error.message}`;
+      if ('error' in answer) this.#error = `initialize failed: ${describeError(answer.error)}`;
       return answer;
     } finally {
       this.#broadcastState();

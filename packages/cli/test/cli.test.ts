@@ -263,3 +263,42 @@ describe("the README's dsh-sdk commands", () => {
     expect(readFileSync(join(dir, 'run.html'), 'utf8')).toContain('"format":"dsh-sdk-trace"');
   });
 });
+
+describe('dsh-sdk view without --out', () => {
+  test('serves the page on 127.0.0.1 to requests with its token, until interrupted', async () => {
+    const dir = tempDir();
+    const trace = join(dir, 'run.trace.ndjson');
+    const recorded = await runCli(['trace', '--out', trace, '--', 'cat'], {
+      chunks: [
+        Buffer.from(
+          '{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"}}\n',
+        ),
+      ],
+    });
+    expect(recorded.code).toBe(0);
+    const view = spawn(DSH_SDK, ['view', trace], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => view.on('close', resolve));
+    const url = new URL(
+      await new Promise<string>((resolve) =>
+        createInterface({ input: view.stdout! }).once('line', resolve),
+      ),
+    );
+    expect(url.hostname).toBe('127.0.0.1');
+    const fetchPage = (target: URL): Promise<{ status: number; body: string }> =>
+      new Promise((resolve) =>
+        get(target, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        }),
+      );
+    const page = await fetchPage(url);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('"sessionId":"s"');
+    const withoutToken = new URL(url);
+    withoutToken.search = '';
+    expect((await fetchPage(withoutToken)).status).toBe(403);
+    view.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});

@@ -33,11 +33,14 @@ interface Started {
   readonly exited: Promise<{ code: number | null; stderr: string }>;
 }
 
-async function startInspector(runtime: string): Promise<Started> {
+async function startInspector(
+  runtime: string,
+  route = ['--provider', 'echo', '--model', 'echo-1'],
+): Promise<Started> {
   const trace = join(tempDir(), 'inspect.trace.ndjson');
   const child = spawn(
     DSH_SDK,
-    ['inspect', '--provider', 'echo', '--model', 'echo-1', '--out', trace, '--', runtime],
+    ['inspect', ...route, '--out', trace, '--', runtime],
     // Slow chunks, so the test sees the reply arrive piece by piece.
     {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -220,5 +223,48 @@ describe.each([
     expect(frames.flatMap((f) => f.findings ?? [])).toEqual([]);
     expect(frames.at(-1)).toMatchObject({ kind: 'result', method: Method.shutdown });
     expect(records.at(-1)).toMatchObject({ type: 'exit', exitCode: 0 });
+  });
+});
+
+describe('dsh-sdk inspect without a route', () => {
+  test('the page asks for the initialize params, and a refused route is shown', async () => {
+    const [browser, inspector] = await Promise.all([
+      launchBrowser(),
+      startInspector(TS_RUNTIME, []),
+    ]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(inspector.url.href);
+      await page.waitForSelector('#live-status[data-state="started"]');
+      expect(await page.isVisible('#init-form')).toBe(true);
+      expect(await page.isHidden('#prompt-form')).toBe(true);
+      expect(await page.inputValue('#init-cwd')).not.toBe('');
+      await page.fill('#init-provider', 'echo');
+      await page.fill('#init-model', 'no-such-model');
+      await page.click('#init-send');
+      await page.waitForFunction(() =>
+        document.querySelector('#live-error')?.textContent?.includes('/model'),
+      );
+      await page.fill('#init-model', 'echo-1');
+      await page.click('#init-send');
+      await page.waitForSelector('#live-status[data-state="ready"]');
+      expect(await page.isVisible('#prompt-form')).toBe(true);
+      expect(await page.textContent('#live-error')).toBe('');
+      // Both handshakes are in the timeline: the refused one marked as an error on the connection lane.
+      await page.waitForFunction(
+        () => document.querySelector('#stats')?.getAttribute('data-frames') === '4',
+      );
+      expect(
+        await page.$$eval('.tl-lane[data-session=""] .tl-request', (n) =>
+          n.map((x) => x.className),
+        ),
+      ).toEqual(['tl-span tl-request tl-error', 'tl-span tl-request tl-ok']);
+      expect(errorsOf(page)).toEqual([]);
+      await page.close();
+    } finally {
+      inspector.child.kill('SIGTERM');
+      await inspector.exited;
+      await browser.close();
+    }
   });
 });
