@@ -1,11 +1,20 @@
 // dsh-sdk trace over real pipes: every byte passes unchanged both ways (the runtime is `cat`, so
 // what the client sends comes back), and each line is recorded with the transport's own verdict.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIAGNOSTIC_REASONS } from '@dsh-sdk/protocol';
 import type { TraceDirection, TraceFrame } from '@dsh-sdk/protocol';
 import { describe, expect, test } from 'vitest';
-import { framesOf, readTraceFile, runCli, splitAt, tempDir, VECTORS } from './helpers/cli.js';
+import {
+  DSH_SDK,
+  framesOf,
+  readTraceFile,
+  runCli,
+  splitAt,
+  tempDir,
+  VECTORS,
+} from './helpers/cli.js';
 
 const FRAMING = join(VECTORS, 'framing/read');
 const CASES = readdirSync(FRAMING)
@@ -140,5 +149,49 @@ describe('dsh-sdk trace with big frames', () => {
     });
     expect(Buffer.from(first!.head!, 'base64').equals(line.subarray(0, 64))).toBe(true);
     expect(first!.json).toBeUndefined();
+  });
+});
+
+describe('dsh-sdk trace memory', () => {
+  test('stays bounded while a 256 MiB line passes through', async () => {
+    const trace = join(tempDir(), 'huge.trace.ndjson');
+    const child = spawn(
+      DSH_SDK,
+      ['trace', '--quiet', '--out', trace, '--max-frame-bytes', String(1 << 20), '--', 'cat'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    let received = 0;
+    child.stdout.on('data', (chunk: Buffer) => (received += chunk.length));
+    let peakKiB = 0;
+    const sample = (): void => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        peakKiB = Math.max(peakKiB, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      } catch {
+        // The process has exited.
+      }
+    };
+    const sampler = setInterval(sample, 20);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const piece = Buffer.alloc(1 << 20, 'x');
+    const total = 256;
+    for (let i = 0; i < total; i++) {
+      sample();
+      if (!child.stdin.write(piece))
+        await new Promise((resolve) => child.stdin.once('drain', resolve));
+    }
+    child.stdin.end('\n');
+    expect(await exited).toBe(0);
+    clearInterval(sampler);
+    expect(received).toBe(total * (1 << 20) + 1);
+    const [frame] = framesOf(readTraceFile(trace));
+    expect(frame).toMatchObject({
+      bytes: total * (1 << 20),
+      findings: [{ reason: 'frame-too-large' }],
+    });
+    // Node itself takes some 50 MB; holding the line would take 256 MB more.
+    console.log(`proxy peak RSS while 256 MiB passed: ${(peakKiB / 1024).toFixed(0)} MiB`);
+    expect(peakKiB).toBeGreaterThan(0);
+    expect(peakKiB / 1024).toBeLessThan(160);
   });
 });

@@ -204,6 +204,7 @@ describe('invalid frames', () => {
     expect(invalid.map((f) => f.findings!.map((x) => x.reason))).toEqual([
       ['invalid-params'],
       ['invalid-json'],
+      ['invalid-json'],
       ['invalid-params'],
     ]);
     expect(Number(await page.getAttribute('#stats', 'data-invalid'))).toBe(invalid.length);
@@ -219,6 +220,13 @@ describe('invalid frames', () => {
     await page.click(`#list .vl-row[data-item="${frames.indexOf(invalid[1]!)}"]`);
     expect(await page.textContent('#detail .finding strong')).toBe('invalid-json');
     expect(await page.textContent('#detail pre.json')).toBe('this is not json');
+
+    // A line holding </script> shows as text: the page embedded it without ending its script.
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(invalid[2]!)}"]`);
+    expect(await page.textContent('#detail pre.json')).toBe(
+      '</script><script>document.title = "escaped"</script>',
+    );
+    expect(await page.title()).not.toBe('escaped');
 
     await page.check('#filter-invalid');
     expect(await shown(page)).toBe(invalid.length);

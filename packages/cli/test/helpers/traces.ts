@@ -71,7 +71,8 @@ export function recordBurstTrace(
 }
 
 /**
- * Invalid traffic, sent raw: an initialize breaking the schema, a line that is not JSON, a prompt
+ * Invalid traffic, sent raw: an initialize breaking the schema, lines that are not JSON (one that
+ * would end the page's script element if embedded unescaped), a prompt
  * missing its content, then a valid conversation. Each request's answer is awaited in turn.
  */
 export async function recordInvalidTrace(runtime: string): Promise<string> {
@@ -79,6 +80,7 @@ export async function recordInvalidTrace(runtime: string): Promise<string> {
   const lines = [
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1","maxTokens":0}}',
     'this is not json',
+    '</script><script>document.title = "escaped"</script>',
     '{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}',
     '{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1"}}',
     '{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","contentBlocks":[{"type":"text","text":"fine"}]}}',
