@@ -28,6 +28,7 @@ const NEW_SESSION = '';
 export function startLive(app: ViewerApp, token: string): void {
   const api = (path: string): string => `${path}?token=${encodeURIComponent(token)}`;
   byId('live').hidden = false;
+  byId('mode-name').textContent = 'inspect';
   let headerSeen = false;
 
   const source = new EventSource(api('/events'));
@@ -167,10 +168,8 @@ export function startLive(app: ViewerApp, token: string): void {
       if (!answer['error']) {
         byId<HTMLTextAreaElement>('prompt-text').value = '';
         byId<HTMLInputElement>('prompt-image').value = '';
-        if (picker.value === NEW_SESSION) {
-          newSession.dataset['edited'] = 'false';
-          nextSession += 1;
-        }
+        // The next new session gets a fresh suggestion once this one's lane appears.
+        if (picker.value === NEW_SESSION) newSession.dataset['edited'] = 'false';
       }
     })();
   });

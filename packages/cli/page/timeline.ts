@@ -15,7 +15,8 @@ export interface TimelineHandlers {
 
 const MARK_BUCKETS = 400;
 const TICKS = 8;
-const ZOOM_STEPS = [1, 2, 4, 8, 16, 32, 64];
+const MAX_ZOOM = 256;
+const MAX_TICKS = 1024;
 
 export class TimelineView {
   readonly #model: TraceModel;
@@ -24,7 +25,8 @@ export class TimelineView {
   readonly #tracks: HTMLElement;
   readonly #inner: HTMLElement;
   readonly #cursor: HTMLElement;
-  #zoom = 0;
+  /** How many times the track is wider than the view. */
+  #zoom = 1;
   #cursorT: number | undefined;
   #renderedVersion = -1;
 
@@ -41,12 +43,12 @@ export class TimelineView {
     root.append(zoomBar, el('div', { class: 'tl-body' }, this.#labels, this.#tracks));
     zoomBar.addEventListener('click', (event) => {
       const step = (event.target as HTMLElement).dataset['zoom'];
-      if (step !== undefined) this.#setZoom(this.#zoom + Number(step));
+      if (step !== undefined) this.#setZoom(this.#zoom * 2 ** Number(step));
     });
     this.#tracks.addEventListener('wheel', (event) => {
       if (!event.ctrlKey) return;
       event.preventDefault();
-      this.#setZoom(this.#zoom + (event.deltaY < 0 ? 1 : -1));
+      this.#setZoom(this.#zoom * (event.deltaY < 0 ? 2 : 0.5));
     });
     this.#inner.addEventListener('click', (event) => {
       const target = (event.target as HTMLElement).closest<HTMLElement>('[data-row]');
@@ -54,7 +56,10 @@ export class TimelineView {
     });
     this.#labels.addEventListener('click', (event) => {
       const target = (event.target as HTMLElement).closest<HTMLElement>('[data-session]');
-      if (target) handlers.onLane(target.dataset['session'] ?? '');
+      if (!target) return;
+      const sessionId = target.dataset['session'] ?? '';
+      this.#focusLane(sessionId);
+      handlers.onLane(sessionId);
     });
   }
 
@@ -91,22 +96,48 @@ export class TimelineView {
   }
 
   /** Zooms around the selected frame (or else the middle of the view), which ends up centred. */
-  #setZoom(level: number): void {
+  #setZoom(factor: number): void {
     const tracks = this.#tracks;
     const duration = Math.max(this.#model.lastT, 0.001);
     const focus =
       this.#cursorT !== undefined
         ? this.#cursorT / duration
         : (tracks.scrollLeft + tracks.clientWidth / 2) / Math.max(tracks.scrollWidth, 1);
-    this.#zoom = Math.max(0, Math.min(ZOOM_STEPS.length - 1, level));
-    this.#inner.style.width = `${ZOOM_STEPS[this.#zoom]! * 100}%`;
-    this.#inner.firstElementChild?.replaceWith(this.#axis(duration));
+    this.#applyZoom(factor);
     tracks.scrollLeft = focus * tracks.scrollWidth - tracks.clientWidth / 2;
+  }
+
+  /** Fits the time range [start, end] (ms) into the view, e.g. one session's activity. */
+  focusRange(start: number, end: number): void {
+    const duration = Math.max(this.#model.lastT, 0.001);
+    const length = Math.max(end - start, duration / MAX_ZOOM);
+    this.#applyZoom((duration / length) * 0.9);
+    const tracks = this.#tracks;
+    tracks.scrollLeft = ((start - length * 0.05) / duration) * tracks.scrollWidth;
+  }
+
+  #applyZoom(factor: number): void {
+    this.#zoom = Math.max(1, Math.min(MAX_ZOOM, factor));
+    this.#inner.style.width = `${this.#zoom * 100}%`;
+    this.#inner.firstElementChild?.replaceWith(this.#axis(Math.max(this.#model.lastT, 0.001)));
+  }
+
+  /** Zooms the timeline onto a lane's spans (the session's activity, its children's included). */
+  #focusLane(sessionId: string): void {
+    let start = Infinity;
+    let end = -Infinity;
+    for (const id of this.#model.subtree(sessionId)) {
+      for (const span of this.#model.lanes.get(id)?.spans ?? []) {
+        start = Math.min(start, span.start);
+        end = Math.max(end, span.end ?? this.#model.lastT);
+      }
+    }
+    if (start <= end) this.focusRange(start, end);
   }
 
   #axis(duration: number): HTMLElement {
     const axis = el('div', { class: 'tl-lane tl-axis' });
-    const ticks = TICKS * ZOOM_STEPS[this.#zoom]!;
+    const ticks = Math.min(MAX_TICKS, Math.round(TICKS * this.#zoom));
     for (let i = 0; i <= ticks; i++) {
       const tick = el('span', { class: 'tl-tick' }, formatMs((duration * i) / ticks));
       tick.style.left = `${(i / ticks) * 100}%`;

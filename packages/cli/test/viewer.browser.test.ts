@@ -126,6 +126,19 @@ describe.each([
       `→ ${lastAssistantText(frames, 's1/child1')}`,
     );
     await page.click('.tl-label[data-session="s1/child1"]');
+    // Clicking a lane zooms the timeline onto its activity: the child's turn is in view, magnified.
+    const { turn, tracks, inner } = await page.evaluate(() => {
+      const rect = (selector: string) =>
+        document.querySelector(selector)!.getBoundingClientRect().toJSON() as DOMRect;
+      return {
+        turn: rect('.tl-lane[data-session="s1/child1"] .tl-turn'),
+        tracks: rect('.tl-tracks'),
+        inner: rect('.tl-inner'),
+      };
+    });
+    expect(inner.width).toBeGreaterThan(tracks.width * 1.5);
+    expect(turn.left).toBeGreaterThanOrEqual(tracks.left);
+    expect(turn.left).toBeLessThan(tracks.right);
     expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
       lastAssistantText(frames, 's1/child1'),
     );
