@@ -34,6 +34,7 @@ fi
 pip() { "$1" -m pip install --quiet --disable-pip-version-check "${@:2}"; }
 pip python/.venv/bin/python -r python/requirements-dev.txt
 pip python/.venv/bin/python --no-deps -e python
+bash scripts/setup-chromium.sh  # headless Chromium for the browser tests of packages/cli
 
 # datamodel-code-generator runs through pipx, both at the versions pinned in codegen/package.json.
 pipx_version=$(pin pipx)

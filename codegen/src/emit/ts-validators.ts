@@ -2,11 +2,17 @@
 import AjvModule, { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
+import type { Model } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import { buildValidationBundle, VALIDATION_BUNDLE_ID } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
-import { NO_PARAMS_SCHEMA, validatorSpecs } from './validator-names.js';
+import {
+  NO_PARAMS_SCHEMA,
+  paramsValidator,
+  resultValidator,
+  validatorSpecs,
+} from './validator-names.js';
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -58,10 +64,12 @@ export const tsValidatorsEmitter: Emitter = {
     const js = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.js`, 'ts-validators', 'js');
     js.raw('/* eslint-disable */');
     js.raw(standaloneCode(ajv, refs));
+    emitMethodValidatorsTable(js, model);
 
     const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
     const typeNames = specs.filter((s) => s.typeName).map((s) => s.tsType);
     dts.print`import type { ${[...typeNames, 'ProtocolFrame'].join(', ')} } from './types.gen.js';`;
+    dts.print`import type { MethodName } from './methods.gen.js';`;
     dts.blank();
     dts.raw(
       dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
@@ -92,6 +100,31 @@ export const tsValidatorsEmitter: Emitter = {
     }
     dts.raw(dts.jsdoc('Checks any frame of the protocol.'));
     dts.print`export declare const validateProtocolFrame: Validator<ProtocolFrame>;`;
+    emitMethodValidatorsDeclaration(dts);
     return [js.finish(), dts.finish()];
   },
 };
+
+/** Which validator checks what each method carries, for tools that check any frame (a recorder). */
+function emitMethodValidatorsTable(f: GeneratedFile, model: Model): void {
+  f.blank();
+  f.raw(f.jsdoc("The validators of each method's params and result, by wire name."));
+  f.print`export const METHOD_VALIDATORS = {`;
+  for (const method of model.methods) {
+    const result = resultValidator(method)?.name ?? 'null';
+    f.print`  ${f.string(method.wireName)}: { params: ${paramsValidator(method).name}, result: ${result} },`;
+  }
+  f.print`};`;
+}
+
+function emitMethodValidatorsDeclaration(f: GeneratedFile): void {
+  f.raw(
+    f.jsdoc('The validators of one method: its params, and its result (null for a notification).'),
+  );
+  f.print`export interface MethodValidators {`;
+  f.print`  readonly params: Validator<unknown>;`;
+  f.print`  readonly result: Validator<unknown> | null;`;
+  f.print`}`;
+  f.raw(f.jsdoc("The validators of each method's params and result, by wire name."));
+  f.print`export declare const METHOD_VALIDATORS: Readonly<Record<MethodName, MethodValidators>>;`;
+}

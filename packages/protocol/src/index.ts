@@ -56,3 +56,24 @@ export type { HarnessSdkRequestHandlers } from './gen/peers.gen.js';
 export { NotificationFanout, ProtocolError } from './peer-support.js';
 export type { PeerOptions, PeerTransport, Subscriber } from './peer-support.js';
 export { toViolations } from './violations.js';
+export { METHOD_VALIDATORS } from './gen/validators.gen.js';
+export type { MethodValidators } from './gen/validators.gen.js';
+
+// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types.
+export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
+export type {
+  TraceDirection,
+  TraceEndOfStream,
+  TraceExit,
+  TraceFinding,
+  TraceFindingReason,
+  TraceFindingRecord,
+  TraceFrame,
+  TraceHeader,
+  TraceMessageKind,
+  TraceRecord,
+} from './trace-format.js';
+export { TraceRecorder } from './trace-recorder.js';
+export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
+export { TraceFileWriter } from './trace-writer.js';
+export type { TraceFileWriterOptions } from './trace-writer.js';

@@ -13,6 +13,7 @@ import type {
   SubagentFinishedNotification,
   ProtocolFrame,
 } from './types.gen.js';
+import type { MethodName } from './methods.gen.js';
 
 /** One schema violation as ajv reports it; see `toViolations` for the wire form. */
 export interface ValidationError {
@@ -50,3 +51,10 @@ export declare const validateSubagentStartedNotification: Validator<SubagentStar
 export declare const validateSubagentFinishedNotification: Validator<SubagentFinishedNotification>;
 /** Checks any frame of the protocol. */
 export declare const validateProtocolFrame: Validator<ProtocolFrame>;
+/** The validators of one method: its params, and its result (null for a notification). */
+export interface MethodValidators {
+  readonly params: Validator<unknown>;
+  readonly result: Validator<unknown> | null;
+}
+/** The validators of each method's params and result, by wire name. */
+export declare const METHOD_VALIDATORS: Readonly<Record<MethodName, MethodValidators>>;

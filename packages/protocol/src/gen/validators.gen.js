@@ -11176,3 +11176,14 @@ function validate21(
   validate21.errors = vErrors;
   return errors === 0;
 }
+
+/** The validators of each method's params and result, by wire name. */
+export const METHOD_VALIDATORS = {
+  initialize: { params: validateInitializeParams, result: validateInitializeResult },
+  'session/prompt': { params: validateSessionPromptParams, result: validateSessionPromptResult },
+  shutdown: { params: validateShutdownParams, result: validateShutdownResult },
+  'session.event': { params: validateSessionEventNotification, result: null },
+  'session.status': { params: validateSessionStatusNotification, result: null },
+  'subagent.started': { params: validateSubagentStartedNotification, result: null },
+  'subagent.finished': { params: validateSubagentFinishedNotification, result: null },
+};
