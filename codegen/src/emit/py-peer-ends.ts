@@ -8,6 +8,8 @@ import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr } from './py-literals.js';
 
 export const CLIENT = 'HarnessSdkClientPeer';
+export const ANY_PARAMS = 'HarnessSdkNotificationParams';
+export const NOTIFIER = 'HarnessSdkNotifier';
 export const HANDLERS = 'HarnessSdkRequestHandlers';
 export const SERVER = 'HarnessSdkServerPeer';
 export const SERVE = 'serve_harness_sdk';

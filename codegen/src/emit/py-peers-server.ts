@@ -5,6 +5,7 @@ import type { Ends } from './py-peer-ends.js';
 import {
   HANDLERS,
   methodConstant,
+  NOTIFIER,
   printCall,
   printDef,
   pyMethodName,
@@ -35,27 +36,40 @@ export function emitHandlers(f: PyFile, { requests }: Ends): void {
   }
 }
 
-export function emitServer(f: PyFile, { notifications }: Ends): void {
-  f.print`class ${SERVER}:`;
+export function emitNotifier(f: PyFile, { notifications }: Ends): void {
+  f.print`class ${NOTIFIER}:`;
+  const doc = `A typed notify coroutine per server → client notification, over any \`send\` (which gets the wire
+method and the encoded params): the server peer sends through its transport; a runtime can put a gate
+in between.`;
+  f.raw(pyDocstring(doc, '    '));
+  f.blank();
+  f.print`    __slots__ = ("_send",)`;
+  f.blank();
+  f.print`    def __init__(self, send: Callable[[str, Any], Awaitable[None]]) -> None:`;
+  f.print`        self._send = send`;
+  for (const m of notifications) {
+    f.blank();
+    printDef(f, 4, `notify_${snakeCase(m.name)}`, ['self', `params: ${m.params}`], 'None', true);
+    f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
+    printCall(f, 8, 'await self._send', [methodConstant(m), 'encode(params)']);
+  }
+}
+
+export function emitServer(f: PyFile): void {
+  f.print`class ${SERVER}(${NOTIFIER}):`;
   const doc =
     "The server end's outbound surface: a typed notify coroutine per server → client notification.";
   f.raw(pyDocstring(doc, '    '));
   f.blank();
-  f.print`    __slots__ = ("_dispose", "_transport")`;
+  f.print`    __slots__ = ("_dispose",)`;
   f.blank();
   f.print`    def __init__(self, transport: PeerTransport, dispose: Callable[[], None]) -> None:`;
-  f.print`        self._transport = transport`;
+  f.print`        super().__init__(transport.notify)`;
   f.print`        self._dispose = dispose`;
   f.blank();
   f.print`    def dispose(self) -> None:`;
   f.raw(pyDocstring('Unregisters the request handlers.', '        '));
   f.print`        self._dispose()`;
-  for (const m of notifications) {
-    f.blank();
-    printDef(f, 4, `notify_${snakeCase(m.name)}`, ['self', `params: ${m.params}`], 'None', true);
-    f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
-    printCall(f, 8, 'await self._transport.notify', [methodConstant(m), 'encode(params)']);
-  }
 }
 
 export function emitServe(f: PyFile, { requests }: Ends): void {

@@ -9,18 +9,20 @@ import { PY_GEN_DIR } from './emitter.js';
 import { PyFile } from './py-file.js';
 import type { Ends, Notification, Request } from './py-peer-ends.js';
 import {
+  ANY_PARAMS,
   CLIENT,
   endsOf,
   HANDLERS,
   methodConstant,
+  NOTIFIER,
   printCall,
   printDef,
   pyMethodName,
   SERVE,
   SERVER,
 } from './py-peer-ends.js';
-import { emitHandlers, emitServe, emitServer } from './py-peers-server.js';
-import { layoutPy, pyDocstring, pyImport, pyStr } from './py-literals.js';
+import { emitHandlers, emitNotifier, emitServe, emitServer } from './py-peers-server.js';
+import { layoutPy, pyCallExpr, pyDocstring, pyImport, pyStr } from './py-literals.js';
 import { pyValidatorName } from './py-validators.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
 
@@ -46,9 +48,11 @@ export function emitPeers(model: Model): OutputFile {
   f.blank();
   emitImports(f, ends);
   f.blank();
-  const names = [CLIENT, HANDLERS, SERVER, SERVE].map(pyStr);
+  const names = [CLIENT, HANDLERS, ANY_PARAMS, NOTIFIER, SERVER, SERVE].map(pyStr);
   f.raw(layoutPy({ head: '[', items: names, close: ']' }, 0, '__all__ = '));
-  for (const emit of [emitClient, emitHandlers, emitServer, emitServe]) {
+  f.blank(2);
+  emitAnyParams(f, ends);
+  for (const emit of [emitClient, emitHandlers, emitNotifier, emitServer, emitServe]) {
     f.blank(2);
     emit(f, ends);
   }
@@ -77,7 +81,7 @@ function emitImports(f: PyFile, { requests, notifications }: Ends): void {
   f.print`from __future__ import annotations`;
   f.blank();
   f.print`from collections.abc import Awaitable, Callable`;
-  f.print`from typing import ${hasRequests ? 'Any, Protocol' : 'Protocol'}`;
+  f.print`from typing import Any, Protocol, TypeAlias`;
   f.blank();
   f.print`from dsh_sdk._gen.methods import Method`;
   printImport(f, 'dsh_sdk._gen.models', types);
@@ -86,6 +90,16 @@ function emitImports(f: PyFile, { requests, notifications }: Ends): void {
   f.print`from dsh_sdk.inbound_handlers import RequestContext, RequestHandler`;
   if (requests.some((m) => !m.params)) f.print`from dsh_sdk.jsonlib import ABSENT`;
   printImport(f, 'dsh_sdk.peer_support', support);
+}
+
+function emitAnyParams(f: PyFile, { notifications }: Ends): void {
+  const head = `${ANY_PARAMS}: TypeAlias = `;
+  const union = notifications.map((m) => m.params);
+  const oneLine = `${head}${union.join(' | ')}`;
+  // As ruff format prints a long union: parenthesized, one member a line.
+  if (oneLine.length <= 100) f.raw(oneLine);
+  else f.raw([`${head}(`, `    ${union.join('\n    | ')}`, ')'].join('\n'));
+  f.raw(pyDocstring('The params of any server → client notification, decoded.'));
 }
 
 function emitClient(f: PyFile, { requests, notifications }: Ends): void {
@@ -111,6 +125,28 @@ function emitClient(f: PyFile, { requests, notifications }: Ends): void {
   }
   for (const m of requests) emitClientRequest(f, m);
   for (const m of notifications) emitSubscription(f, m);
+  emitAnySubscription(f, notifications);
+}
+
+function emitAnySubscription(f: PyFile, notifications: readonly Notification[]): void {
+  const handler = `handler: Callable[[str, ${ANY_PARAMS}], Awaitable[None] | None]`;
+  f.blank();
+  printDef(f, 4, 'on_any_notification', ['self', handler], 'Callable[[], None]');
+  const doc = `Subscribes to every server → client notification: \`handler\` gets its wire method and its
+checked, decoded params, in wire order. Returns the function that unsubscribes from all of them.`;
+  f.raw(pyDocstring(doc, '        '));
+  const subscriptions = notifications.map((m) =>
+    pyCallExpr(`self._${snakeCase(m.name)}.subscribe`, [
+      `lambda params: handler(${methodConstant(m)}, params)`,
+    ]),
+  );
+  f.raw(layoutPy({ head: '[', items: subscriptions, close: ']' }, 8, 'unsubscribes = '));
+  f.blank();
+  f.print`        def unsubscribe() -> None:`;
+  f.print`            for each in unsubscribes:`;
+  f.print`                each()`;
+  f.blank();
+  f.print`        return unsubscribe`;
 }
 
 function emitClientRequest(f: PyFile, m: Request): void {

@@ -12,9 +12,11 @@ export const tsPeersEmitter: Emitter = {
   emit({ model }) {
     const f = new GeneratedFile(`${TS_GEN_DIR}/peers.gen.ts`, 'ts-peers', 'ts');
     emitImports(f, model);
+    emitAnyNotification(f, model);
     emitClient(f, model);
     emitHandlers(f, model);
-    emitServer(f, model);
+    emitNotifier(f, model);
+    emitServer(f);
     emitServe(f, model);
     return [f.finish()];
   },
@@ -40,8 +42,21 @@ function emitImports(f: GeneratedFile, model: Model): void {
   f.print`import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';`;
   f.print`import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';`;
   f.print`import { Method } from './methods.gen.js';`;
+  f.print`import type { NotificationMethod } from './methods.gen.js';`;
   f.print`import type { ${[...types].join(', ')} } from './types.gen.js';`;
   f.print`import { ${[...validators].join(', ')} } from './validators.gen.js';`;
+  f.blank();
+}
+
+function emitAnyNotification(f: GeneratedFile, model: Model): void {
+  f.raw(
+    f.jsdoc('Any server → client notification with its checked params, told apart by `method`.'),
+  );
+  f.print`export type HarnessSdkNotification =`;
+  for (const m of clientNames(model).notifications) {
+    f.print`  | { readonly method: typeof Method.${m.name}; readonly params: ${m.params ?? 'undefined'} }`;
+  }
+  f.print`;`;
   f.blank();
 }
 
@@ -76,8 +91,27 @@ function emitClient(f: GeneratedFile, model: Model): void {
     f.print`    return this.#${m.name}.subscribe(handler);`;
     f.print`  }`;
   }
+  emitOnAnyNotification(f, events);
   f.print`}`;
   f.blank();
+}
+
+function emitOnAnyNotification(f: GeneratedFile, events: readonly Method[]): void {
+  f.blank();
+  f.raw(
+    f.jsdoc(
+      'Subscribes to every server → client notification, as `{ method, params }`, in wire order.\nReturns the function that unsubscribes from all of them.',
+      '  ',
+    ),
+  );
+  f.print`  onAnyNotification(handler: Subscriber<HarnessSdkNotification>): () => void {`;
+  f.print`    const unsubscribes = [`;
+  for (const m of events) {
+    f.print`      this.#${m.name}.subscribe((params) => handler({ method: Method.${m.name}, params })),`;
+  }
+  f.print`    ];`;
+  f.print`    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());`;
+  f.print`  }`;
 }
 
 function emitClientRequest(f: GeneratedFile, m: Method): void {
@@ -109,25 +143,39 @@ function emitHandlers(f: GeneratedFile, model: Model): void {
   f.blank();
 }
 
-function emitServer(f: GeneratedFile, model: Model): void {
+function emitNotifier(f: GeneratedFile, model: Model): void {
+  f.raw(
+    f.jsdoc(
+      'A typed notify method per server → client notification, over any `send`: the server peer sends\nthrough its transport; a runtime can put a gate in between.',
+    ),
+  );
+  f.print`export class HarnessSdkNotifier {`;
+  f.print`  constructor(private readonly send: (method: NotificationMethod, params: unknown) => Promise<void>) {}`;
+  for (const m of clientNames(model).notifications) {
+    f.blank();
+    f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
+    f.print`  notify${pascalCase(m.name)}(params: ${m.params ?? 'undefined'}): Promise<void> {`;
+    f.print`    return this.send(Method.${m.name}, params);`;
+    f.print`  }`;
+  }
+  f.print`}`;
+  f.blank();
+}
+
+function emitServer(f: GeneratedFile): void {
   f.raw(
     f.jsdoc(
       "The server end's outbound surface: a typed notify method per server → client notification.",
     ),
   );
-  f.print`export class HarnessSdkServerPeer {`;
+  f.print`export class HarnessSdkServerPeer extends HarnessSdkNotifier {`;
   f.print`  constructor(`;
-  f.print`    private readonly transport: PeerTransport,`;
+  f.print`    transport: PeerTransport,`;
   f.print`    /** Unregisters the request handlers. */`;
   f.print`    readonly dispose: () => void,`;
-  f.print`  ) {}`;
-  for (const m of clientNames(model).notifications) {
-    f.blank();
-    f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
-    f.print`  notify${pascalCase(m.name)}(params: ${m.params ?? 'undefined'}): Promise<void> {`;
-    f.print`    return this.transport.notify(Method.${m.name}, params);`;
-    f.print`  }`;
-  }
+  f.print`  ) {`;
+  f.print`    super((method, params) => transport.notify(method, params));`;
+  f.print`  }`;
   f.print`}`;
   f.blank();
 }

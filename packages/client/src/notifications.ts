@@ -1,25 +1,18 @@
 // Every server → client notification as one `{ method, params }` stream, in wire order.
-import { Method } from '@dsh-sdk/protocol';
 import type {
   HarnessSdkClientPeer,
-  HarnessSdkNotificationMap,
-  NotificationMethod,
+  HarnessSdkNotification,
   PeerTransport,
 } from '@dsh-sdk/protocol';
 
 /** One notification of the runtime: its wire method and its checked params. */
-export type HarnessNotification = {
-  readonly [M in NotificationMethod]: {
-    readonly method: M;
-    readonly params: HarnessSdkNotificationMap[M];
-  };
-}[NotificationMethod];
+export type HarnessNotification = HarnessSdkNotification;
 
 /** Receives notifications, in the order they came on the wire. */
 export type NotificationListener = (notification: HarnessNotification) => void;
 
 /**
- * Merges the peer's four typed subscriptions into one stream. The transport delivers each
+ * Merges the peer's typed subscriptions (`onAnyNotification`) into one stream. The transport delivers each
  * line synchronously as it is read, so listeners see the notifications in wire order.
  * A listener that throws is reported as `notification-handler-failed` and does not stop the
  * others. A notification that arrives while no listener is subscribed is reported as
@@ -32,12 +25,7 @@ export class NotificationHub {
 
   constructor(peer: HarnessSdkClientPeer, transport: Pick<PeerTransport, 'reportDiagnostic'>) {
     this.#transport = transport;
-    peer.onSessionEvent((params) => this.#dispatch({ method: Method.sessionEvent, params }));
-    peer.onSessionStatus((params) => this.#dispatch({ method: Method.sessionStatus, params }));
-    peer.onSubagentStarted((params) => this.#dispatch({ method: Method.subagentStarted, params }));
-    peer.onSubagentFinished((params) =>
-      this.#dispatch({ method: Method.subagentFinished, params }),
-    );
+    peer.onAnyNotification((notification) => this.#dispatch(notification));
   }
 
   /** Adds a listener; returns the function that removes it. */

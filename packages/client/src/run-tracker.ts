@@ -149,15 +149,15 @@ export class RunTracker {
   }
 }
 
-/** The sessions a notification is about: for a child's start or end, its parent (and itself). */
+/** The session ids a notification's params can name. */
+const SESSION_FIELDS = ['sessionId', 'parentSessionId', 'childSessionId'] as const;
+
+/**
+ * The sessions a notification is about: the session ids its params name (for a child's start or
+ * end, its parent and itself). Read by name, so a notification added to the protocol is routed
+ * without a list to update.
+ */
 function sessionsOf(notification: HarnessNotification): string[] {
-  switch (notification.method) {
-    case Method.sessionEvent:
-    case Method.sessionStatus:
-      return [notification.params.sessionId];
-    case Method.subagentStarted:
-      return [notification.params.parentSessionId];
-    case Method.subagentFinished:
-      return [notification.params.parentSessionId, notification.params.childSessionId];
-  }
+  const params: Partial<Record<(typeof SESSION_FIELDS)[number], unknown>> = notification.params;
+  return SESSION_FIELDS.map((field) => params[field]).filter((id) => typeof id === 'string');
 }

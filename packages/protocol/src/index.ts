@@ -51,8 +51,13 @@ export {
   validateSubagentStartedNotification,
 } from './gen/validators.gen.js';
 export type { ValidationError, Validator } from './gen/validators.gen.js';
-export { HarnessSdkClientPeer, HarnessSdkServerPeer, serveHarnessSdk } from './gen/peers.gen.js';
-export type { HarnessSdkRequestHandlers } from './gen/peers.gen.js';
+export {
+  HarnessSdkClientPeer,
+  HarnessSdkNotifier,
+  HarnessSdkServerPeer,
+  serveHarnessSdk,
+} from './gen/peers.gen.js';
+export type { HarnessSdkNotification, HarnessSdkRequestHandlers } from './gen/peers.gen.js';
 export { NotificationFanout, ProtocolError } from './peer-support.js';
 export type { PeerOptions, PeerTransport, Subscriber } from './peer-support.js';
 export { toViolations } from './violations.js';

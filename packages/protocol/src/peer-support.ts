@@ -60,8 +60,11 @@ export function requireValidResult<T>(
   throw new ProtocolError(method, toViolations(validate.errors));
 }
 
-/** A subscriber of one notification method; if it throws or rejects, the failure is reported. */
-export type Subscriber<T> = (params: T) => void | PromiseLike<void>;
+/**
+ * A subscriber of one notification method. It may be async: if it throws, or the promise it
+ * returns rejects, the failure is reported (`void` lets any callback through, `push` included).
+ */
+export type Subscriber<T> = (params: T) => void;
 
 /**
  * Delivers one notification method to any number of subscribers, after checking its params.
@@ -106,15 +109,16 @@ export class NotificationFanout<T> {
       return;
     }
     // The transport reports what the one subscriber throws or rejects with.
-    if (this.#handlers.size === 1)
-      for (const handler of this.#handlers) return handler(params as T);
+    if (this.#handlers.size === 1) {
+      for (const handler of this.#handlers) return handler(params as T) as void | PromiseLike<void>;
+    }
     // A snapshot, so a handler that unsubscribes does not skip its neighbour.
     for (const handler of [...this.#handlers]) this.#deliverTo(handler, params as T, context);
   };
 
   #deliverTo(handler: Subscriber<T>, params: T, context: NotificationContext): void {
     try {
-      const outcome = handler(params);
+      const outcome = handler(params) as void | PromiseLike<void>;
       if (outcome && typeof outcome.then === 'function') {
         outcome.then(undefined, (error: unknown) => this.#reportFailure(error, context));
       }

@@ -69,9 +69,7 @@ describe('generated maps and types', () => {
     >();
     expectTypeOf<HarnessSdkClientPeer['onSessionStatus']>()
       .parameter(0)
-      .toEqualTypeOf<
-        (params: HarnessSdkNotificationMap['session.status']) => void | PromiseLike<void>
-      >();
+      .toEqualTypeOf<(params: HarnessSdkNotificationMap['session.status']) => void>();
     expectTypeOf(Method.sessionPrompt).toEqualTypeOf<'session/prompt'>();
     expectTypeOf<typeof SERVER_NAME>().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
   });

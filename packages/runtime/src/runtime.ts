@@ -107,7 +107,8 @@ function createServer(
       onShutdown();
     },
   });
-  notifier.bind(serveHarnessSdk(transport, server));
+  serveHarnessSdk(transport, server);
+  notifier.bind(transport);
   return server;
 }
 

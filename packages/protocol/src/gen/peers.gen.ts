@@ -6,6 +6,7 @@ import type { RequestOptions } from '../pending-requests.js';
 import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';
 import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';
 import { Method } from './methods.gen.js';
+import type { NotificationMethod } from './methods.gen.js';
 import type {
   InitializeParams,
   InitializeResult,
@@ -29,6 +30,16 @@ import {
   validateSubagentStartedNotification,
   validateSubagentFinishedNotification,
 } from './validators.gen.js';
+
+/** Any server → client notification with its checked params, told apart by `method`. */
+export type HarnessSdkNotification =
+  | { readonly method: typeof Method.sessionEvent; readonly params: SessionEventNotification }
+  | { readonly method: typeof Method.sessionStatus; readonly params: SessionStatusNotification }
+  | { readonly method: typeof Method.subagentStarted; readonly params: SubagentStartedNotification }
+  | {
+      readonly method: typeof Method.subagentFinished;
+      readonly params: SubagentFinishedNotification;
+    };
 
 /**
  * The client end: a typed method per client → server request and a subscription per server → client notification.
@@ -136,6 +147,24 @@ export class HarnessSdkClientPeer {
   onSubagentFinished(handler: Subscriber<SubagentFinishedNotification>): () => void {
     return this.#subagentFinished.subscribe(handler);
   }
+
+  /**
+   * Subscribes to every server → client notification, as `{ method, params }`, in wire order.
+   * Returns the function that unsubscribes from all of them.
+   */
+  onAnyNotification(handler: Subscriber<HarnessSdkNotification>): () => void {
+    const unsubscribes = [
+      this.#sessionEvent.subscribe((params) => handler({ method: Method.sessionEvent, params })),
+      this.#sessionStatus.subscribe((params) => handler({ method: Method.sessionStatus, params })),
+      this.#subagentStarted.subscribe((params) =>
+        handler({ method: Method.subagentStarted, params }),
+      ),
+      this.#subagentFinished.subscribe((params) =>
+        handler({ method: Method.subagentFinished, params }),
+      ),
+    ];
+    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
+  }
 }
 
 /** What a server implements: one handler per client → server request. Params arrive already checked against the schema. */
@@ -154,32 +183,44 @@ export interface HarnessSdkRequestHandlers {
   shutdown(context: RequestContext): ShutdownResult | Promise<ShutdownResult>;
 }
 
-/** The server end's outbound surface: a typed notify method per server → client notification. */
-export class HarnessSdkServerPeer {
+/**
+ * A typed notify method per server → client notification, over any `send`: the server peer sends
+ * through its transport; a runtime can put a gate in between.
+ */
+export class HarnessSdkNotifier {
   constructor(
-    private readonly transport: PeerTransport,
-    /** Unregisters the request handlers. */
-    readonly dispose: () => void,
+    private readonly send: (method: NotificationMethod, params: unknown) => Promise<void>,
   ) {}
 
   /** Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals. */
   notifySessionEvent(params: SessionEventNotification): Promise<void> {
-    return this.transport.notify(Method.sessionEvent, params);
+    return this.send(Method.sessionEvent, params);
   }
 
   /** Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status. */
   notifySessionStatus(params: SessionStatusNotification): Promise<void> {
-    return this.transport.notify(Method.sessionStatus, params);
+    return this.send(Method.sessionStatus, params);
   }
 
   /** Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id. */
   notifySubagentStarted(params: SubagentStartedNotification): Promise<void> {
-    return this.transport.notify(Method.subagentStarted, params);
+    return this.send(Method.subagentStarted, params);
   }
 
   /** Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends. */
   notifySubagentFinished(params: SubagentFinishedNotification): Promise<void> {
-    return this.transport.notify(Method.subagentFinished, params);
+    return this.send(Method.subagentFinished, params);
+  }
+}
+
+/** The server end's outbound surface: a typed notify method per server → client notification. */
+export class HarnessSdkServerPeer extends HarnessSdkNotifier {
+  constructor(
+    transport: PeerTransport,
+    /** Unregisters the request handlers. */
+    readonly dispose: () => void,
+  ) {
+    super((method, params) => transport.notify(method, params));
   }
 }
 

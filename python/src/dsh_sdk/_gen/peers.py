@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from dsh_sdk._gen.methods import Method
 from dsh_sdk._gen.models import (
@@ -48,9 +48,20 @@ from dsh_sdk.peer_support import (
 __all__ = [
     "HarnessSdkClientPeer",
     "HarnessSdkRequestHandlers",
+    "HarnessSdkNotificationParams",
+    "HarnessSdkNotifier",
     "HarnessSdkServerPeer",
     "serve_harness_sdk",
 ]
+
+
+HarnessSdkNotificationParams: TypeAlias = (
+    SessionEventNotification
+    | SessionStatusNotification
+    | SubagentStartedNotification
+    | SubagentFinishedNotification
+)
+"""The params of any server → client notification, decoded."""
 
 
 class HarnessSdkClientPeer:
@@ -178,6 +189,30 @@ class HarnessSdkClientPeer:
         """
         return self._subagent_finished.subscribe(handler)
 
+    def on_any_notification(
+        self,
+        handler: Callable[[str, HarnessSdkNotificationParams], Awaitable[None] | None],
+    ) -> Callable[[], None]:
+        """Subscribes to every server → client notification: `handler` gets its wire method and its
+        checked, decoded params, in wire order. Returns the function that unsubscribes from all of them.
+        """
+        unsubscribes = [
+            self._session_event.subscribe(lambda params: handler(Method.SESSION_EVENT, params)),
+            self._session_status.subscribe(lambda params: handler(Method.SESSION_STATUS, params)),
+            self._subagent_started.subscribe(
+                lambda params: handler(Method.SUBAGENT_STARTED, params),
+            ),
+            self._subagent_finished.subscribe(
+                lambda params: handler(Method.SUBAGENT_FINISHED, params),
+            ),
+        ]
+
+        def unsubscribe() -> None:
+            for each in unsubscribes:
+                each()
+
+        return unsubscribe
+
 
 class HarnessSdkRequestHandlers(Protocol):
     """What a server implements: one coroutine per client → server request. Params arrive checked against the
@@ -205,34 +240,46 @@ class HarnessSdkRequestHandlers(Protocol):
         ...
 
 
-class HarnessSdkServerPeer:
+class HarnessSdkNotifier:
+    """A typed notify coroutine per server → client notification, over any `send` (which gets the wire
+    method and the encoded params): the server peer sends through its transport; a runtime can put a gate
+    in between.
+    """
+
+    __slots__ = ("_send",)
+
+    def __init__(self, send: Callable[[str, Any], Awaitable[None]]) -> None:
+        self._send = send
+
+    async def notify_session_event(self, params: SessionEventNotification) -> None:
+        """Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals."""
+        await self._send(Method.SESSION_EVENT, encode(params))
+
+    async def notify_session_status(self, params: SessionStatusNotification) -> None:
+        """Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status."""
+        await self._send(Method.SESSION_STATUS, encode(params))
+
+    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None:
+        """Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id."""
+        await self._send(Method.SUBAGENT_STARTED, encode(params))
+
+    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None:
+        """Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends."""
+        await self._send(Method.SUBAGENT_FINISHED, encode(params))
+
+
+class HarnessSdkServerPeer(HarnessSdkNotifier):
     """The server end's outbound surface: a typed notify coroutine per server → client notification."""
 
-    __slots__ = ("_dispose", "_transport")
+    __slots__ = ("_dispose",)
 
     def __init__(self, transport: PeerTransport, dispose: Callable[[], None]) -> None:
-        self._transport = transport
+        super().__init__(transport.notify)
         self._dispose = dispose
 
     def dispose(self) -> None:
         """Unregisters the request handlers."""
         self._dispose()
-
-    async def notify_session_event(self, params: SessionEventNotification) -> None:
-        """Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals."""
-        await self._transport.notify(Method.SESSION_EVENT, encode(params))
-
-    async def notify_session_status(self, params: SessionStatusNotification) -> None:
-        """Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status."""
-        await self._transport.notify(Method.SESSION_STATUS, encode(params))
-
-    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None:
-        """Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id."""
-        await self._transport.notify(Method.SUBAGENT_STARTED, encode(params))
-
-    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None:
-        """Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends."""
-        await self._transport.notify(Method.SUBAGENT_FINISHED, encode(params))
 
 
 def serve_harness_sdk(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from dsh_sdk._gen.models import (
     AgentInboxSplicedEvent,
@@ -13,7 +14,6 @@ from dsh_sdk._gen.models import (
     SessionEvent,
     SessionEventNotification,
     SessionStatusNotification,
-    SubagentFinishedNotification,
     SubagentStartedNotification,
     TurnEndEvent,
     TurnEndKind,
@@ -161,14 +161,13 @@ class RunTracker:
         return any(session_id in self._tree for session_id in _sessions_of(notification))
 
 
+_SESSION_FIELDS: Final = ("session_id", "parent_session_id", "child_session_id")
+"""The session ids a notification's params can name."""
+
+
 def _sessions_of(notification: HarnessNotification) -> tuple[str, ...]:
-    """The sessions a notification is about: for a child's start or end, its parent (and
-    itself)."""
-    params = notification.params
-    if isinstance(params, SessionEventNotification | SessionStatusNotification):
-        return (params.session_id,)
-    if isinstance(params, SubagentStartedNotification):
-        return (params.parent_session_id,)
-    if isinstance(params, SubagentFinishedNotification):
-        return (params.parent_session_id, params.child_session_id)
-    return ()
+    """The sessions a notification is about: the session ids its params name (for a child's start
+    or end, its parent and itself). Read by name, so a notification added to the protocol is
+    routed without a list to update."""
+    found = (getattr(notification.params, field, None) for field in _SESSION_FIELDS)
+    return tuple(value for value in found if isinstance(value, str))

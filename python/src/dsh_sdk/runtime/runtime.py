@@ -139,7 +139,8 @@ def _create_server(
             on_shutdown=shut_down,
         )
     )
-    notifier.bind(serve_harness_sdk(transport, server))
+    serve_harness_sdk(transport, server)
+    notifier.bind(transport)
     return server
 
 
