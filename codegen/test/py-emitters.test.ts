@@ -7,7 +7,7 @@ import { pyBindingsEmitter } from '../src/emit/py-bindings.js';
 import {
   emitValidators,
   pyValidatorsEmitter,
-  validatorImports,
+  importValidatorParts,
 } from '../src/emit/py-validators.js';
 import {
   DMCG_VERSION,
@@ -18,6 +18,7 @@ import {
 import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from '../src/emit/py-literals.js';
 import { pythonPattern } from '../src/emit/py-regex.js';
 import { PyValidatorCompiler } from '../src/emit/py-validator-compiler.js';
+import { GeneratedFile } from '../src/printer/generated-file.js';
 import type { OutputFile } from '../src/printer/generated-file.js';
 
 const Ajv = AjvModule.default;
@@ -69,6 +70,7 @@ describe('py-bindings on the Python fixture', () => {
     expect(block(lines, '    MethodInfo(')).toEqual([
       '    MethodInfo(',
       '        name="drawShapes",',
+      '        kebab_name="draw-shapes",',
       '        wire_name="shapes/draw",',
       '        direction="clientToServer",',
       '        kind="request",',
@@ -340,15 +342,18 @@ describe('compiled Python validators agree with ajv beyond the protocol', () => 
         compiler.checkFunction(`check_${name.toLowerCase()}`, schema, name),
       );
       compiler.parts.use('run');
-      const module = [
-        validatorImports(compiler.parts),
-        ...compiler.parts.constants,
-        ...checks,
-        ...compiler.parts.helpers,
-        'import json, sys',
-        'cases = json.load(sys.stdin)',
+      const f = new GeneratedFile('cases.py', 'test', 'py');
+      importValidatorParts(f, compiler.parts);
+      for (const source of [...compiler.parts.constants, ...checks, ...compiler.parts.helpers]) {
+        f.raw(source);
+        f.blank(2);
+      }
+      f.raw('import json, sys');
+      f.raw('cases = json.load(sys.stdin)');
+      f.raw(
         'print(json.dumps([[[v.pointer, v.message] for v in run(globals()[f"check_case{i}"], value)] for i, value in cases]))',
-      ].join('\n\n');
+      );
+      const module = f.finish().content;
       const inputs: [number, unknown][] = SEMANTIC_CASES.flatMap(([, , values], i) =>
         values.map((value): [number, unknown] => [i, value]),
       );

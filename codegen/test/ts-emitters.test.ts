@@ -38,7 +38,7 @@ describe('TypeScript emitters on the minimal fixture', () => {
     expect(lines).toContain("  'ping': { params: PingParams; result: PingResult };");
     expect(lines).toContain("  'clock.tick': Tick;");
     expect(lines).toContain(
-      "  { name: 'ping', wireName: 'ping', direction: 'clientToServer', kind: 'request', paramsType: 'PingParams', resultType: 'PingResult', errorCodes: [-32602] },",
+      "  { name: 'ping', kebabName: 'ping', wireName: 'ping', direction: 'clientToServer', kind: 'request', paramsType: 'PingParams', resultType: 'PingResult', errorCodes: [-32602] },",
     );
   });
 

@@ -3,9 +3,11 @@
 import type { Method, Model } from '../idl/model.js';
 import { findType } from '../idl/model.js';
 import { constantCase, safePyIdentifier, snakeCase } from '../idl/names.js';
-import type { PyFile } from './py-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr } from './py-literals.js';
+import { pyValidatorName } from './py-validators.js';
+import type { ValidatorSpec } from './validator-names.js';
 
 export const CLIENT = 'HarnessSdkClientPeer';
 export const ANY_PARAMS = 'HarnessSdkNotificationParams';
@@ -45,15 +47,33 @@ export function endsOf(model: Model): Ends {
   return { requests, notifications };
 }
 
-/** `Method.SESSION_PROMPT`. */
-export const methodConstant = (m: Method): string => `Method.${constantCase(m.name)}`;
+/** The modules the peers print names from. */
+export const CODEC = 'dsh_sdk.codec';
+const METHODS = 'dsh_sdk._gen.methods';
+const MODELS = 'dsh_sdk._gen.models';
+const VALIDATORS = 'dsh_sdk._gen.validators';
+const SUPPORT = 'dsh_sdk.peer_support';
+
+/** `Method.SESSION_PROMPT`, with `Method` imported. */
+export const methodConstant = (f: GeneratedFile, m: Method): string =>
+  `${f.import('Method', METHODS)}.${constantCase(m.name)}`;
+
+/** A model class, imported where it is printed. */
+export const model = (f: GeneratedFile, name: string): string => f.import(name, MODELS);
+
+/** A name of dsh_sdk.peer_support, imported where it is printed. */
+export const support = (f: GeneratedFile, name: string): string => f.import(name, SUPPORT);
+
+/** `validate_initialize_params`, imported where it is printed. */
+export const validatorOf = (f: GeneratedFile, spec: ValidatorSpec): string =>
+  f.import(pyValidatorName(spec), VALIDATORS);
 
 /** `session_prompt`: the Python name of a method's coroutine. */
 export const pyMethodName = (m: Method): string => safePyIdentifier(snakeCase(m.name));
 
 /** A `def` (or `async def`) line laid out as `ruff format` prints it. */
 export function printDef(
-  f: PyFile,
+  f: GeneratedFile,
   indent: number,
   name: string,
   params: readonly string[],
@@ -66,7 +86,7 @@ export function printDef(
 
 /** A call statement (`prefix` + call) laid out as `ruff format` prints it. */
 export function printCall(
-  f: PyFile,
+  f: GeneratedFile,
   indent: number,
   callee: string,
   args: readonly PyExpr[],

@@ -1,6 +1,7 @@
 // IDL → methods.gen.ts: method-name constants, the request and notification maps, method metadata.
 import type { Method, Model } from '../idl/model.js';
 import { notifications, requests } from '../idl/model.js';
+import { kebabCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
@@ -9,7 +10,6 @@ export const tsMethodsEmitter: Emitter = {
   name: 'ts-methods',
   emit({ model }) {
     const f = new GeneratedFile(`${TS_GEN_DIR}/methods.gen.ts`, 'ts-methods', 'ts');
-    emitImports(f, model);
     emitMethodConstants(f, model);
     emitRequestMap(f, model);
     emitNotificationMap(f, model);
@@ -18,15 +18,9 @@ export const tsMethodsEmitter: Emitter = {
   },
 };
 
-function emitImports(f: GeneratedFile, model: Model): void {
-  const names = new Set<string>();
-  for (const m of model.methods) {
-    if (m.params) names.add(m.params);
-    if (m.result) names.add(m.result);
-  }
-  f.print`import type { ${[...names].join(', ')} } from './types.gen.js';`;
-  f.blank();
-}
+/** A payload type of `types.gen.ts`, imported where it is printed. */
+const payload = (f: GeneratedFile, name: string | null, absent: string): string =>
+  name ? f.importType(name, './types.gen.js') : absent;
 
 function emitMethodConstants(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('The wire name of every method, by its generated name.'));
@@ -48,7 +42,7 @@ function emitRequestMap(f: GeneratedFile, model: Model): void {
   f.print`export interface HarnessSdkRequestMap {`;
   for (const m of requests(model)) {
     f.raw(f.jsdoc(m.description, '  '));
-    f.print`  ${f.string(m.wireName)}: { params: ${m.params ?? 'undefined'}; result: ${m.result ?? 'never'} };`;
+    f.print`  ${f.string(m.wireName)}: { params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} };`;
   }
   f.print`}`;
   f.raw(f.jsdoc('A client → server request method.'));
@@ -61,7 +55,7 @@ function emitNotificationMap(f: GeneratedFile, model: Model): void {
   f.print`export interface HarnessSdkNotificationMap {`;
   for (const m of notifications(model)) {
     f.raw(f.jsdoc(m.description, '  '));
-    f.print`  ${f.string(m.wireName)}: ${m.params ?? 'undefined'};`;
+    f.print`  ${f.string(m.wireName)}: ${payload(f, m.params, 'undefined')};`;
   }
   f.print`}`;
   f.raw(f.jsdoc('A server → client notification method.'));
@@ -73,6 +67,8 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('What the IDL says about one method, available at run time.'));
   f.print`export interface MethodInfo {`;
   f.print`  readonly name: string;`;
+  f.raw(f.jsdoc("The name in kebab case, for file and folder names (the golden vectors').", '  '));
+  f.print`  readonly kebabName: string;`;
   f.print`  readonly wireName: MethodName;`;
   f.print`  readonly direction: 'clientToServer' | 'serverToClient';`;
   f.print`  readonly kind: 'request' | 'notification';`;
@@ -91,6 +87,7 @@ function methodInfo(f: GeneratedFile, m: Method, model: Model): string {
   const codes = m.errors.map((name) => model.errors.find((e) => e.name === name)?.code ?? 0);
   const fields = [
     `name: ${f.string(m.name)}`,
+    `kebabName: ${f.string(kebabCase(m.name))}`,
     `wireName: ${f.string(m.wireName)}`,
     `direction: ${f.string(m.direction)}`,
     `kind: ${f.string(m.kind)}`,

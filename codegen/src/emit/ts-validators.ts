@@ -67,10 +67,6 @@ export const tsValidatorsEmitter: Emitter = {
     emitMethodValidatorsTable(js, model);
 
     const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
-    const typeNames = specs.filter((s) => s.typeName).map((s) => s.tsType);
-    dts.print`import type { ${[...typeNames, 'ProtocolFrame'].join(', ')} } from './types.gen.js';`;
-    dts.print`import type { MethodName } from './methods.gen.js';`;
-    dts.blank();
     dts.raw(
       dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
     );
@@ -96,10 +92,11 @@ export const tsValidatorsEmitter: Emitter = {
         ? `a \`${spec.typeName}\``
         : 'params of a method without params (an object or null)';
       dts.raw(dts.jsdoc(`Checks ${what}.`));
-      dts.print`export declare const ${spec.name}: Validator<${spec.tsType}>;`;
+      const type = spec.typeName ? dts.importType(spec.tsType, './types.gen.js') : spec.tsType;
+      dts.print`export declare const ${spec.name}: Validator<${type}>;`;
     }
     dts.raw(dts.jsdoc('Checks any frame of the protocol.'));
-    dts.print`export declare const validateProtocolFrame: Validator<ProtocolFrame>;`;
+    dts.print`export declare const validateProtocolFrame: Validator<${dts.importType('ProtocolFrame', './types.gen.js')}>;`;
     emitMethodValidatorsDeclaration(dts);
     return [js.finish(), dts.finish()];
   },
@@ -126,5 +123,5 @@ function emitMethodValidatorsDeclaration(f: GeneratedFile): void {
   f.print`  readonly result: Validator<unknown> | null;`;
   f.print`}`;
   f.raw(f.jsdoc("The validators of each method's params and result, by wire name."));
-  f.print`export declare const METHOD_VALIDATORS: Readonly<Record<MethodName, MethodValidators>>;`;
+  f.print`export declare const METHOD_VALIDATORS: Readonly<Record<${f.importType('MethodName', './methods.gen.js')}, MethodValidators>>;`;
 }

@@ -4,13 +4,13 @@
 import type {
   InitializeParams,
   InitializeResult,
+  SessionEventNotification,
   SessionPromptParams,
   SessionPromptResult,
-  ShutdownResult,
-  SessionEventNotification,
   SessionStatusNotification,
-  SubagentStartedNotification,
+  ShutdownResult,
   SubagentFinishedNotification,
+  SubagentStartedNotification,
 } from './types.gen.js';
 
 /** The wire name of every method, by its generated name. */
@@ -62,6 +62,8 @@ export type NotificationMethod = keyof HarnessSdkNotificationMap;
 /** What the IDL says about one method, available at run time. */
 export interface MethodInfo {
   readonly name: string;
+  /** The name in kebab case, for file and folder names (the golden vectors'). */
+  readonly kebabName: string;
   readonly wireName: MethodName;
   readonly direction: 'clientToServer' | 'serverToClient';
   readonly kind: 'request' | 'notification';
@@ -74,6 +76,7 @@ export interface MethodInfo {
 export const METHODS: readonly MethodInfo[] = [
   {
     name: 'initialize',
+    kebabName: 'initialize',
     wireName: 'initialize',
     direction: 'clientToServer',
     kind: 'request',
@@ -83,6 +86,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'sessionPrompt',
+    kebabName: 'session-prompt',
     wireName: 'session/prompt',
     direction: 'clientToServer',
     kind: 'request',
@@ -92,6 +96,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'shutdown',
+    kebabName: 'shutdown',
     wireName: 'shutdown',
     direction: 'clientToServer',
     kind: 'request',
@@ -101,6 +106,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'sessionEvent',
+    kebabName: 'session-event',
     wireName: 'session.event',
     direction: 'serverToClient',
     kind: 'notification',
@@ -110,6 +116,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'sessionStatus',
+    kebabName: 'session-status',
     wireName: 'session.status',
     direction: 'serverToClient',
     kind: 'notification',
@@ -119,6 +126,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'subagentStarted',
+    kebabName: 'subagent-started',
     wireName: 'subagent.started',
     direction: 'serverToClient',
     kind: 'notification',
@@ -128,6 +136,7 @@ export const METHODS: readonly MethodInfo[] = [
   },
   {
     name: 'subagentFinished',
+    kebabName: 'subagent-finished',
     wireName: 'subagent.finished',
     direction: 'serverToClient',
     kind: 'notification',

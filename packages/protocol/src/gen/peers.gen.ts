@@ -2,33 +2,33 @@
 // DO NOT EDIT. Run `pnpm generate` to regenerate.
 
 import type { RequestContext } from '../inbound-handlers.js';
-import type { RequestOptions } from '../pending-requests.js';
-import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';
 import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';
+import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';
+import type { RequestOptions } from '../pending-requests.js';
 import { Method } from './methods.gen.js';
 import type { NotificationMethod } from './methods.gen.js';
 import type {
   InitializeParams,
   InitializeResult,
+  SessionEventNotification,
   SessionPromptParams,
   SessionPromptResult,
-  ShutdownResult,
-  SessionEventNotification,
   SessionStatusNotification,
-  SubagentStartedNotification,
+  ShutdownResult,
   SubagentFinishedNotification,
+  SubagentStartedNotification,
 } from './types.gen.js';
 import {
   validateInitializeParams,
   validateInitializeResult,
+  validateSessionEventNotification,
   validateSessionPromptParams,
   validateSessionPromptResult,
+  validateSessionStatusNotification,
   validateShutdownParams,
   validateShutdownResult,
-  validateSessionEventNotification,
-  validateSessionStatusNotification,
-  validateSubagentStartedNotification,
   validateSubagentFinishedNotification,
+  validateSubagentStartedNotification,
 } from './validators.gen.js';
 
 /** Any server → client notification with its checked params, told apart by `method`. */

@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule from 'ajv';
 import type { ErrorObject } from 'ajv';
+import { METHODS } from '../../src/gen/methods.gen.js';
 import type { ValidationError } from '../../src/gen/validators.gen.js';
 import { toViolations } from '../../src/violations.js';
 
@@ -142,9 +143,9 @@ interface Idl {
 
 export const IDL = readJson<Idl>(join(REPO_ROOT, 'protocol.idl.json'));
 
-/** `sessionPrompt` → `session-prompt`: the folder of a method's cases. */
-export function kebabCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** The folder of a method's cases (`session-prompt`), as the generator spells it. */
+export function folderOf(method: { readonly name: string }): string | undefined {
+  return METHODS.find((m) => m.name === method.name)?.kebabName;
 }
 
 export function pascalCase(name: string): string {
@@ -152,7 +153,7 @@ export function pascalCase(name: string): string {
 }
 
 export function methodByFolder(folder: string): IdlMethod | undefined {
-  return IDL.methods.find((m) => kebabCase(m.name) === folder);
+  return IDL.methods.find((m) => folderOf(m) === folder);
 }
 
 export function methodByWireName(wireName: string): IdlMethod | undefined {

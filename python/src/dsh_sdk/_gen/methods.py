@@ -48,6 +48,8 @@ class MethodInfo:
     """What the IDL says about one method, available at run time."""
 
     name: str
+    kebab_name: str
+    """The name in kebab case, for file and folder names (the golden vectors')."""
     wire_name: MethodName
     direction: Literal["clientToServer", "serverToClient"]
     kind: Literal["request", "notification"]
@@ -59,6 +61,7 @@ class MethodInfo:
 METHODS: Final[tuple[MethodInfo, ...]] = (
     MethodInfo(
         name="initialize",
+        kebab_name="initialize",
         wire_name="initialize",
         direction="clientToServer",
         kind="request",
@@ -68,6 +71,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="sessionPrompt",
+        kebab_name="session-prompt",
         wire_name="session/prompt",
         direction="clientToServer",
         kind="request",
@@ -77,6 +81,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="shutdown",
+        kebab_name="shutdown",
         wire_name="shutdown",
         direction="clientToServer",
         kind="request",
@@ -86,6 +91,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="sessionEvent",
+        kebab_name="session-event",
         wire_name="session.event",
         direction="serverToClient",
         kind="notification",
@@ -95,6 +101,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="sessionStatus",
+        kebab_name="session-status",
         wire_name="session.status",
         direction="serverToClient",
         kind="notification",
@@ -104,6 +111,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="subagentStarted",
+        kebab_name="subagent-started",
         wire_name="subagent.started",
         direction="serverToClient",
         kind="notification",
@@ -113,6 +121,7 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
     MethodInfo(
         name="subagentFinished",
+        kebab_name="subagent-finished",
         wire_name="subagent.finished",
         direction="serverToClient",
         kind="notification",
