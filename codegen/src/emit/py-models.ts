@@ -47,6 +47,10 @@ export const DMCG_OPTIONS: readonly string[] = [
   '--use-field-description',
   '--use-single-line-docstring',
   '--use-double-quotes',
+  // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
+  // follows the classes it uses. Without this flag the result interleaves dependency layers
+  // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
+  // topological order broken by name, which reads as alphabetical: the easier one to look up.
   '--keep-model-order',
   '--disable-timestamp',
   '--formatters',
