@@ -36,7 +36,8 @@ describe('loading the IDL', () => {
       'clock.tick',
     ]);
     const real = loadIdlFile(new URL('../../protocol.idl.json', import.meta.url).pathname);
-    expect(real.methods).toHaveLength(7);
+    expect(real.methods).toHaveLength(9);
+    expect(real.sequences.map((q) => q.name)).toContain('interruptTurn');
   });
 
   it.each([

@@ -5,7 +5,8 @@ import { findType } from '../idl/model.js';
 import { constantCase, safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { PyFile } from './py-file.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyStr } from './py-literals.js';
+import { deprecationText } from './version-notes.js';
 
 export const CLIENT = 'HarnessSdkClientPeer';
 export const HANDLERS = 'HarnessSdkRequestHandlers';
@@ -71,4 +72,11 @@ export function printCall(
   prefix = '',
 ): void {
   f.raw(layoutPy(pyCallExpr(callee, args), indent, prefix));
+}
+
+/** A deprecated method warns the code that calls it (`DeprecationWarning`, pointing at the caller). */
+export function printDeprecationWarning(f: PyFile, m: Request | Notification): void {
+  if (!m.deprecated) return;
+  const message = pyStr(`${m.wireName} is deprecated: ${deprecationText(m.deprecated)}`);
+  printCall(f, 8, 'warnings.warn', [message, 'DeprecationWarning', 'stacklevel=2']);
 }

@@ -6,6 +6,7 @@ import {
   HANDLERS,
   methodConstant,
   printCall,
+  printDeprecationWarning,
   printDef,
   pyMethodName,
   SERVE,
@@ -13,6 +14,7 @@ import {
 } from './py-peer-ends.js';
 import type { PyFile } from './py-file.js';
 import { layoutPy, pyCallExpr, pyDocstring } from './py-literals.js';
+import { withVersionSentences } from './version-notes.js';
 import { pyValidatorName } from './py-validators.js';
 import { paramsValidator } from './validator-names.js';
 
@@ -30,7 +32,7 @@ export function emitHandlers(f: PyFile, { requests }: Ends): void {
     const params = m.params ? [`params: ${m.params}`] : [];
     f.blank();
     printDef(f, 4, pyMethodName(m), ['self', ...params, 'context: RequestContext'], m.result, true);
-    f.raw(pyDocstring(m.description, '        '));
+    f.raw(pyDocstring(withVersionSentences(m.description, m), '        '));
     f.print`        ...`;
   }
 }
@@ -53,7 +55,10 @@ export function emitServer(f: PyFile, { notifications }: Ends): void {
   for (const m of notifications) {
     f.blank();
     printDef(f, 4, `notify_${snakeCase(m.name)}`, ['self', `params: ${m.params}`], 'None', true);
-    f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
+    f.raw(
+      pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+    );
+    printDeprecationWarning(f, m);
     printCall(f, 8, 'await self._transport.notify', [methodConstant(m), 'encode(params)']);
   }
 }

@@ -15,6 +15,7 @@ import {
   methodConstant,
   printCall,
   printDef,
+  printDeprecationWarning,
   pyMethodName,
   SERVE,
   SERVER,
@@ -23,6 +24,7 @@ import { emitHandlers, emitServe, emitServer } from './py-peers-server.js';
 import { layoutPy, pyDocstring, pyImport, pyStr } from './py-literals.js';
 import { pyValidatorName } from './py-validators.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withVersionSentences } from './version-notes.js';
 
 export const pyPeersEmitter: Emitter = {
   name: 'py-peers',
@@ -76,6 +78,7 @@ function emitImports(f: PyFile, { requests, notifications }: Ends): void {
   if (notifications.length > 0) support.push('NotificationFanout');
   f.print`from __future__ import annotations`;
   f.blank();
+  if ([...requests, ...notifications].some((m) => m.deprecated)) f.print`import warnings`;
   f.print`from collections.abc import Awaitable, Callable`;
   f.print`from typing import ${hasRequests ? 'Any, Protocol' : 'Protocol'}`;
   f.blank();
@@ -125,7 +128,10 @@ function emitClientRequest(f: PyFile, m: Request): void {
     m.result,
     true,
   );
-  f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
+  f.raw(
+    pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+  );
+  printDeprecationWarning(f, m);
   const args = [method, ...(m.params ? ['encode(params)'] : []), 'timeout=timeout'];
   printCall(f, 8, 'self._transport.request', args, 'result = await ');
   f.print`        if self._validate:`;

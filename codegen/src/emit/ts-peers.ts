@@ -6,6 +6,7 @@ import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withJsdocTags } from './version-notes.js';
 
 export const tsPeersEmitter: Emitter = {
   name: 'ts-peers',
@@ -68,7 +69,10 @@ function emitClient(f: GeneratedFile, model: Model): void {
     f.blank();
     f.raw(
       f.jsdoc(
-        `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
+        withJsdocTags(
+          `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
+          m,
+        ),
         '  ',
       ),
     );
@@ -86,7 +90,7 @@ function emitClientRequest(f: GeneratedFile, m: Method): void {
     ? `params: ${m.params}, options?: RequestOptions`
     : 'options?: RequestOptions';
   f.blank();
-  f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
+  f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
   f.print`  async ${m.name}(${args}): Promise<${m.result ?? 'void'}> {`;
   f.print`    const result = await this.transport.request(Method.${m.name}, ${m.params ? 'params' : 'undefined'}, options);`;
   f.print`    return requireValidResult(this.#validate ? ${result?.name ?? 'null'} : null, Method.${m.name}, result);`;
@@ -102,7 +106,7 @@ function emitHandlers(f: GeneratedFile, model: Model): void {
   f.print`export interface HarnessSdkRequestHandlers {`;
   for (const m of clientNames(model).requests) {
     const params = m.params ? `params: ${m.params}, ` : '';
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${m.name}(${params}context: RequestContext): ${m.result ?? 'void'} | Promise<${m.result ?? 'void'}>;`;
   }
   f.print`}`;
@@ -123,7 +127,7 @@ function emitServer(f: GeneratedFile, model: Model): void {
   f.print`  ) {}`;
   for (const m of clientNames(model).notifications) {
     f.blank();
-    f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
+    f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
     f.print`  notify${pascalCase(m.name)}(params: ${m.params ?? 'undefined'}): Promise<void> {`;
     f.print`    return this.transport.notify(Method.${m.name}, params);`;
     f.print`  }`;

@@ -5,6 +5,8 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { commentedHeader } from '../printer/generated-file.js';
+import { withVersionDescriptions } from '../schema/version-descriptions.js';
+import { jsdocTags, withJsdocTags } from './version-notes.js';
 
 const OPTIONS: Partial<Options> = {
   bannerComment: '',
@@ -18,7 +20,10 @@ const OPTIONS: Partial<Options> = {
 
 export const tsTypesEmitter: Emitter = {
   name: 'ts-types',
-  async emit({ bundle }) {
+  async emit({ bundle: plain, model }) {
+    const bundle = withVersionDescriptions(plain, model, withJsdocTags, (value, item) =>
+      [`\`${value}\`:`, ...jsdocTags(item).map((tag) => tag.replace(/^@(\w+)/, '$1'))].join(' '),
+    );
     const { definitions, ...root } = bundle;
     const declared = new Map<string, string>();
     const compileOne = async (schema: object, name: string) => {
