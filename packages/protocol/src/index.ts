@@ -82,3 +82,4 @@ export { TraceRecorder } from './trace-recorder.js';
 export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
 export { TraceFileWriter } from './trace-writer.js';
 export type { TraceFileWriterOptions } from './trace-writer.js';
+export { playingVersion } from './version-gate.js';

@@ -21,4 +21,3 @@ export { NotifierGate, RuntimeStoppedError } from './notifier.js';
 export type { Notifier } from './notifier.js';
 export { RUNTIME_VERSION } from './version.js';
 export { TurnControl, TurnInterruptedError } from './turn-control.js';
-export { playingVersion } from './version-gate.js';

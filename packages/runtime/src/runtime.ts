@@ -3,7 +3,12 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
-import { JsonRpcLineTransport, LATEST_PROTOCOL_VERSION, serveHarnessSdk } from '@dsh-sdk/protocol';
+import {
+  JsonRpcLineTransport,
+  LATEST_PROTOCOL_VERSION,
+  playingVersion,
+  serveHarnessSdk,
+} from '@dsh-sdk/protocol';
 import type { TransportDiagnostic } from '@dsh-sdk/protocol';
 import { EchoAdapter } from './adapters/echo-adapter.js';
 import type { ModelAdapter } from './adapters/model-adapter.js';
@@ -11,7 +16,6 @@ import { AttachmentStore } from './attachment-store.js';
 import { NotifierGate, RuntimeStoppedError } from './notifier.js';
 import { RuntimeServer } from './server.js';
 import { Session, SessionRegistry } from './session.js';
-import { playingVersion } from './version-gate.js';
 
 /** What {@link serveRuntime} needs. */
 export interface RuntimeOptions {

@@ -37,6 +37,7 @@ from dsh_sdk.peer_support import (
     invalid_params_error,
 )
 from dsh_sdk.transport import JsonRpcLineTransport
+from dsh_sdk.version_gate import PlayingVersion
 
 __all__ = [
     *_MODELS,
@@ -59,6 +60,7 @@ __all__ = [
     "NotificationContext",
     "NotificationFanout",
     "PeerTransport",
+    "PlayingVersion",
     "ProtocolError",
     "RequestContext",
     "RequestTimeoutError",

@@ -23,8 +23,8 @@ from dsh_sdk.runtime.attachment_store import AttachmentStore
 from dsh_sdk.runtime.notifier import NotifierGate, RuntimeStoppedError
 from dsh_sdk.runtime.server import RuntimeServer, RuntimeServerOptions
 from dsh_sdk.runtime.session import Session, SessionRegistry
-from dsh_sdk.runtime.version_gate import PlayingVersion
 from dsh_sdk.transport import JsonRpcLineTransport
+from dsh_sdk.version_gate import PlayingVersion
 
 __all__ = ["RuntimeEnd", "describe_diagnostic", "serve_runtime"]
 

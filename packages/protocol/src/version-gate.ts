@@ -1,7 +1,9 @@
-// A runtime playing an older protocol version (`--protocol-version 1`, for compatibility tests):
-// what that version does not have is unknown to it, read off the generated method table.
-import { METHODS } from '@dsh-sdk/protocol';
-import type { PeerTransport, RequestHandler } from '@dsh-sdk/protocol';
+// A server playing an older protocol version (the reference runtimes' `--protocol-version 1`, for
+// compatibility tests): what that version does not have is unknown to it, read off the generated
+// method table.
+import { METHODS } from './gen/methods.gen.js';
+import type { RequestHandler } from './inbound-handlers.js';
+import type { PeerTransport } from './peer-support.js';
 
 /**
  * The transport as a peer of `version` sees it: methods introduced later are never registered

@@ -1,5 +1,6 @@
-"""A runtime playing an older protocol version (`--protocol-version 1`, for compatibility tests):
-what that version does not have is unknown to it, read off the generated method table."""
+"""A server playing an older protocol version (the reference runtimes' `--protocol-version 1`, for
+compatibility tests): what that version does not have is unknown to it, read off the generated
+method table."""
 
 from __future__ import annotations
 
