@@ -148,6 +148,7 @@ function emitSubscription(f: PyFile, m: Notification): void {
 
 \`handler\` gets the params checked and decoded; it may be a coroutine function. Returns the
 function that unsubscribes.`;
-  f.raw(pyDocstring(doc, '        '));
+  f.raw(pyDocstring(withVersionSentences(doc, m), '        '));
+  printDeprecationWarning(f, m);
   f.print`        return self._${snakeCase(m.name)}.subscribe(handler)`;
 }

@@ -24,7 +24,8 @@ export const tsTypesEmitter: Emitter = {
     const bundle = withVersionDescriptions(plain, model, withJsdocTags, (value, item) =>
       [`\`${value}\`:`, ...jsdocTags(item).map((tag) => tag.replace(/^@(\w+)/, '$1'))].join(' '),
     );
-    const { definitions, ...root } = bundle;
+    const { definitions: annotated, ...root } = bundle;
+    const definitions = withoutIdlAnnotations(annotated);
     const declared = new Map<string, string>();
     const compileOne = async (schema: object, name: string) => {
       const source = await compile(
@@ -61,4 +62,23 @@ export function splitDeclarations(source: string): { name: string; text: string 
     comment = '';
   }
   return declarations;
+}
+
+/**
+ * The definitions without the IDL's `x-` annotations: json-schema-to-typescript reads none of them
+ * (known values reach it as `tsType`), and it would check an `x-known-values` entry as a schema
+ * (a deprecated known value's `deprecated` object is not its boolean keyword).
+ */
+export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
+  if (Array.isArray(node)) return node.map((item) => withoutIdlAnnotations(item)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node)
+    .filter(([key]) => isPropertyMap || !key.startsWith('x-'))
+    .map(([key, value]) => [
+      key,
+      key === 'examples'
+        ? value
+        : withoutIdlAnnotations(value, !isPropertyMap && key === 'properties'),
+    ]);
+  return Object.fromEntries(entries) as T;
 }
