@@ -142,6 +142,17 @@ async def test_cancelling_a_queued_run_spares_the_turn_before_it(
     client = await clients.spawn(command=RUNTIME_COMMANDS[runtime], env=PACED)
     seen: list[HarnessNotification] = []
     client.on_notification(seen.append)
+    idle_twice = asyncio.Event()
+    idles = 0
+
+    def count_idles(notification: HarnessNotification) -> None:
+        nonlocal idles
+        if is_idle("queue")(notification):
+            idles += 1
+            if idles == 2:
+                idle_twice.set()
+
+    client.on_notification(count_idles)
     before = asyncio.ensure_future(client.run("short one", session_id="queue"))
     queued = asyncio.ensure_future(client.run(LONG, session_id="queue"))
     await asyncio.sleep(0.05)
@@ -149,6 +160,8 @@ async def test_cancelling_a_queued_run_spares_the_turn_before_it(
     assert (await before).finish_reason == "completed"
     with pytest.raises(asyncio.CancelledError):
         await queued
+    # CancelledError comes once the interrupt is answered; the turn's end may follow it.
+    await asyncio.wait_for(idle_twice.wait(), 10)
     ends = [
         n.params.event.data.reason.kind
         for n in seen
