@@ -105,7 +105,8 @@ async def version_script(
         await run
         raise AssertionError("the cancelled run returned")
     except asyncio.CancelledError as cancelled:
-        message = str(cancelled)
+        # Python 3.11 keeps the message on the task's CancelledError; 3.10 chains the one raised.
+        message = f"{cancelled} {cancelled.__context__}"
     if "cannot interrupt" in message:
         cancelled_run: dict[str, Any] = {
             "interrupted": False,

@@ -107,8 +107,11 @@ async def test_a_version_1_runtime_cannot_interrupt_a_cancelled_run(
     run = asyncio.ensure_future(client.run(LONG, session_id="v1"))
     await chunk.wait()
     run.cancel()
-    with pytest.raises(asyncio.CancelledError, match="cannot interrupt"):
+    with pytest.raises(asyncio.CancelledError) as raised:
         await run
+    # Python 3.11 keeps the message on the task's CancelledError; 3.10 chains the one raised.
+    said = [str(raised.value), str(raised.value.__context__)]
+    assert any("the runtime cannot interrupt" in words for words in said), said
 
 
 async def test_cancelling_a_run_interrupts_its_turn_then_raises(

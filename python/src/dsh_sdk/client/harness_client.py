@@ -306,7 +306,8 @@ class HarnessClient:
         session is interrupted once it starts, never the turn before it), and raises
         `CancelledError` once the interrupt is answered. Without the capability (a version 1
         runtime) the run is detached locally at once and the `CancelledError` says that the
-        runtime cannot interrupt: its turn goes on.
+        runtime cannot interrupt: its turn goes on. (Awaited through a task, Python 3.10 raises a
+        new `CancelledError` whose `__context__` is the one that says it.)
         """
         if session_id is None:
             session_id = f"session-{uuid.uuid4()}"

@@ -47,5 +47,6 @@ class TurnControl:
         """Waits `seconds`, or until the turn is interrupted, whichever comes first."""
         if self.is_interrupted:
             return
-        with contextlib.suppress(TimeoutError):
+        # asyncio.TimeoutError: before Python 3.11 it is not the built-in TimeoutError.
+        with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._interrupted.wait(), seconds)
