@@ -36,7 +36,8 @@ describe('loading the IDL', () => {
       'clock.tick',
     ]);
     const real = loadIdlFile(new URL('../../protocol.idl.json', import.meta.url).pathname);
-    expect(real.methods).toHaveLength(7);
+    expect(real.methods).toHaveLength(9);
+    expect(real.sequences.map((q) => q.name)).toContain('interruptTurn');
   });
 
   it.each([
@@ -202,6 +203,14 @@ describe('loading the IDL', () => {
       /add "reason"/,
     ],
     [
+      'lacks-required-on-string',
+      '/vocabulary/Color/x-not-object-lacks-required',
+      '"x-not-object-lacks-required"',
+      1,
+      /not an object with required members/,
+      /object type with "required"/,
+    ],
+    [
       'notification-with-result',
       '/methods/1/result',
       '"result": "PingResult"',
@@ -222,6 +231,55 @@ describe('loading the IDL', () => {
       expect(error.message).toContain('fix: ');
     },
   );
+
+  it.each([
+    ['/sequences/0/steps/0/request', '"request": "pong"', /unknown method "pong"/, /wire name/],
+    [
+      '/sequences/0/steps/1/notification',
+      '"notification": "clock.tick", "members"',
+      /new in version 2, but the sequence shows version 1/,
+      /"since" to 2/,
+    ],
+    ['/sequences/0/steps/1/members/0', '"when"', /Tick has no member "when"/, /use one of: at/],
+    [
+      '/sequences/0/steps/2/values/count',
+      '"count": "many"',
+      /"many" is not a value of "count": it is an integer/,
+      /a value the member accepts/,
+    ],
+    [
+      '/sequences/0/steps/3/note',
+      '"note": "then clock.tick comes"',
+      /the text names "clock.tick"/,
+      /as steps/,
+    ],
+    [
+      '/sequences/0/steps/4/result',
+      '"result": "clock.tick"',
+      /is a notification, not a request/,
+      /"notification"/,
+    ],
+  ])('checks sequences: %s', (pointer, marker, message, hint) => {
+    const error = loadError('bad-sequences');
+    const problem = error.problems.find((p) => p.pointer === pointer && message.test(p.message));
+    expect(problem, error.message).toBeDefined();
+    expect(problem?.hint).toMatch(hint);
+    const { line, column } = positionOf('bad-sequences', marker);
+    expect({ line: problem?.line, column: problem?.column }).toEqual({ line, column });
+  });
+
+  it('reads sequences into the model', () => {
+    const [sequence] = loadIdlFile(fixture('sequenced')).sequences;
+    expect(sequence?.since).toBe(2);
+    expect(sequence?.steps.map((s) => s.kind)).toEqual(['request', 'result', 'opt', 'note']);
+    expect(sequence?.steps[0]).toEqual({
+      kind: 'request',
+      method: 'ping',
+      members: [],
+      values: [['count', 2]],
+      note: null,
+    });
+  });
 
   it('reads protocol versions, since and deprecated into the model', () => {
     const model = loadIdlFile(fixture('versioned'));

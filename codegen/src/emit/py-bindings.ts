@@ -8,6 +8,8 @@ import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 import { pyDocstring, pyStr, pyTuple } from './py-literals.js';
 import { emitWireNames } from './py-wire-names.js';
+import { newerParamsMembers } from './ts-methods.js';
+import { deprecationText, withVersionSentences } from './version-notes.js';
 
 export const pyBindingsEmitter: Emitter = {
   name: 'py-bindings',
@@ -50,8 +52,18 @@ const typing = (f: GeneratedFile, name: string): string => f.import(name, 'typin
 
 function emitProtocolConstants(f: GeneratedFile, model: Model): void {
   const Final = typing(f, 'Final');
-  f.print`PROTOCOL_VERSION: ${Final} = ${pyStr(model.meta.version)}`;
-  f.raw(pyDocstring(`The version of ${model.meta.title} these bindings were generated from.`));
+  f.print`IDL_VERSION: ${Final} = ${pyStr(model.meta.version)}`;
+  f.raw(
+    pyDocstring(
+      `The semantic version of the IDL (\`meta.version\`) these bindings were generated from. Not negotiated: see \`LATEST_PROTOCOL_VERSION\`.`,
+    ),
+  );
+  f.print`LATEST_PROTOCOL_VERSION: ${Final} = ${model.meta.protocolVersion}`;
+  f.raw(
+    pyDocstring(
+      'The latest protocol version these bindings speak (`meta.protocolVersion`): what a client asks for in `initialize` by default, and what a runtime answers at most.',
+    ),
+  );
   f.print`DEFAULT_MAX_FRAME_BYTES: ${Final} = ${model.meta.defaultMaxFrameBytes}`;
   f.raw(pyDocstring('Default frame size limit in bytes, counted without the `\\n`.'));
   for (const type of model.types) {
@@ -107,7 +119,7 @@ export function emitMethods(model: Model) {
   for (const m of model.methods) {
     f.blank();
     f.print`    ${constantCase(m.name)}: ${Final} = ${pyStr(m.wireName)}`;
-    f.raw(pyDocstring(m.description, '    '));
+    f.raw(pyDocstring(withVersionSentences(m.description, m), '    '));
   }
   f.blank(2);
   f.print`MethodName = ${Literal}[`;
@@ -130,6 +142,22 @@ export function emitMethods(model: Model) {
   f.print`    params_type: str | None`;
   f.print`    result_type: str | None`;
   f.print`    error_codes: tuple[int, ...]`;
+  f.print`    since: int`;
+  f.raw(
+    pyDocstring(
+      'The protocol version that introduced it: peers of earlier versions never see it.',
+      '    ',
+    ),
+  );
+  f.print`    deprecated: str | None`;
+  f.raw(pyDocstring('Why it is deprecated and what to use instead, or None.', '    '));
+  f.print`    params_members_since: ${f.import('Mapping', 'collections.abc')}[str, int]`;
+  f.raw(
+    pyDocstring(
+      'Params members introduced after version 1, by wire name, with their version: a peer playing an older version treats them as unknown members.',
+      '    ',
+    ),
+  );
   f.blank(2);
   f.print`METHODS: ${Final}[tuple[MethodInfo, ...]] = (`;
   for (const m of model.methods) emitMethodInfo(f, m, model);
@@ -151,5 +179,9 @@ function emitMethodInfo(f: GeneratedFile, m: Method, model: Model): void {
   f.print`        params_type=${m.params ? pyStr(m.params) : 'None'},`;
   f.print`        result_type=${m.result ? pyStr(m.result) : 'None'},`;
   f.print`        error_codes=${pyTuple(codes)},`;
+  f.print`        since=${m.since},`;
+  f.print`        deprecated=${m.deprecated ? pyStr(deprecationText(m.deprecated)) : 'None'},`;
+  const newer = newerParamsMembers(m, model).map(([name, since]) => `${pyStr(name)}: ${since}`);
+  f.print`        params_members_since={${newer.join(', ')}},`;
   f.print`    ),`;
 }

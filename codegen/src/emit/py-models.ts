@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
+import { withVersionDescriptions } from '../schema/version-descriptions.js';
+import { versionSentences } from './version-notes.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 
@@ -71,8 +73,14 @@ line_length = 100
 
 export const pyModelsEmitter: Emitter = {
   name: 'py-models',
-  emit({ bundle }) {
-    const content = runDatamodelCodegen(withoutForbiddenProperties(bundle));
+  emit({ bundle, model }) {
+    const described = withVersionDescriptions(
+      bundle,
+      model,
+      (text, item) => [text, ...versionSentences(item)].join(' '),
+      (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
+    );
+    const content = runDatamodelCodegen(withoutForbiddenProperties(described));
     return [{ path: `${PY_GEN_DIR}/models.py`, content, language: 'py' }];
   },
 };

@@ -5,9 +5,10 @@ import { findType } from '../idl/model.js';
 import { constantCase, safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyStr } from './py-literals.js';
 import { pyValidatorName } from './py-validators.js';
 import type { ValidatorSpec } from './validator-names.js';
+import { deprecationText } from './version-notes.js';
 
 export const CLIENT = 'HarnessSdkClientPeer';
 export const ANY_PARAMS = 'HarnessSdkNotificationParams';
@@ -93,4 +94,12 @@ export function printCall(
   prefix = '',
 ): void {
   f.raw(layoutPy(pyCallExpr(callee, args), indent, prefix));
+}
+
+/** A deprecated method warns the code that calls it (`DeprecationWarning`, pointing at the caller). */
+export function printDeprecationWarning(f: GeneratedFile, m: Request | Notification): void {
+  if (!m.deprecated) return;
+  const message = pyStr(`${m.wireName} is deprecated: ${deprecationText(m.deprecated)}`);
+  const warn = `${f.importModule('warnings')}.warn`;
+  printCall(f, 8, warn, [message, 'DeprecationWarning', 'stacklevel=2']);
 }

@@ -10,6 +10,7 @@ import {
   model,
   NOTIFIER,
   printCall,
+  printDeprecationWarning,
   printDef,
   pyMethodName,
   SERVE,
@@ -18,6 +19,7 @@ import {
   validatorOf,
 } from './py-peer-ends.js';
 import { layoutPy, pyCallExpr, pyDocstring } from './py-literals.js';
+import { withVersionSentences } from './version-notes.js';
 import { paramsValidator } from './validator-names.js';
 
 const HANDLERS_DOC = `What a server implements: one coroutine per client → server request. Params arrive checked against the
@@ -37,7 +39,7 @@ export function emitHandlers(f: GeneratedFile, { requests }: Ends): void {
     const context = `context: ${f.import('RequestContext', INBOUND)}`;
     f.blank();
     printDef(f, 4, pyMethodName(m), ['self', ...params, context], model(f, m.result), true);
-    f.raw(pyDocstring(m.description, '        '));
+    f.raw(pyDocstring(withVersionSentences(m.description, m), '        '));
     f.print`        ...`;
   }
 }
@@ -64,7 +66,10 @@ in between.`;
       'None',
       true,
     );
-    f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
+    f.raw(
+      pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+    );
+    printDeprecationWarning(f, m);
     printCall(f, 8, 'await self._send', [
       methodConstant(f, m),
       `${f.import('encode', CODEC)}(params)`,

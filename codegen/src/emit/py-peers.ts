@@ -19,6 +19,7 @@ import {
   NOTIFIER,
   printCall,
   printDef,
+  printDeprecationWarning,
   pyMethodName,
   SERVE,
   SERVER,
@@ -28,6 +29,7 @@ import {
 import { emitHandlers, emitNotifier, emitServe, emitServer } from './py-peers-server.js';
 import { layoutPy, pyCallExpr, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withVersionSentences } from './version-notes.js';
 
 export const pyPeersEmitter: Emitter = {
   name: 'py-peers',
@@ -118,7 +120,10 @@ function emitClientRequest(f: GeneratedFile, m: Request): void {
   const signature = ['self', ...params, '*', 'timeout: float | None = None'];
   f.blank();
   printDef(f, 4, pyMethodName(m), signature, model(f, m.result), true);
-  f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
+  f.raw(
+    pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+  );
+  printDeprecationWarning(f, m);
   const encoded = m.params ? [`${f.import('encode', CODEC)}(params)`] : [];
   printCall(
     f,
@@ -141,7 +146,8 @@ function emitSubscription(f: GeneratedFile, m: Notification): void {
 
 \`handler\` gets the params checked and decoded; it may be a coroutine function. Returns the
 function that unsubscribes.`;
-  f.raw(pyDocstring(doc, '        '));
+  f.raw(pyDocstring(withVersionSentences(doc, m), '        '));
+  printDeprecationWarning(f, m);
   f.print`        return self._${snakeCase(m.name)}.subscribe(handler)`;
 }
 

@@ -130,7 +130,12 @@ export class PyValidatorCompiler {
     for (const group of groups) {
       lines.push(`${s.indent}if ${this.typeTest(group.type, s)}:`, ...group.body);
       if (group === single)
-        lines.push(`${s.indent}else:`, this.fail(inner, `must be ${group.type}`));
+        lines.push(
+          `${s.indent}else:`,
+          // ajv reports the custom keyword before `type`: the same order here.
+          ...this.missingWhenNotObject(node, inner),
+          this.fail(inner, `must be ${group.type}`),
+        );
     }
     if (types.length > 0 && !single) {
       const test = types.map((t) => this.typeTest(t, s)).join(' or ');
@@ -143,6 +148,14 @@ export class PyValidatorCompiler {
       );
     }
     return lines;
+  }
+
+  /** `x-not-object-lacks-required`: a value that is not an object also misses every required member. */
+  private missingWhenNotObject(node: SchemaNode, s: Scope): string[] {
+    if (node['x-not-object-lacks-required'] !== true || s.mode === 'test') return [];
+    return ((node['required'] ?? []) as string[]).map((name) =>
+      this.fail({ ...s, pointer: child(s.pointer, name) }, `must have required property '${name}'`),
+    );
   }
 
   private keyword(key: string, node: SchemaNode, s: Scope): string[] {

@@ -4,6 +4,7 @@ import { notifications, requests } from '../idl/model.js';
 import { kebabCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { deprecationText, withJsdocTags } from './version-notes.js';
 import { TS_GEN_DIR } from './emitter.js';
 
 export const tsMethodsEmitter: Emitter = {
@@ -26,7 +27,7 @@ function emitMethodConstants(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('The wire name of every method, by its generated name.'));
   f.print`export const Method = {`;
   for (const m of model.methods) {
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${m.name}: ${f.string(m.wireName)},`;
   }
   f.print`} as const;`;
@@ -41,7 +42,7 @@ function emitRequestMap(f: GeneratedFile, model: Model): void {
   );
   f.print`export interface HarnessSdkRequestMap {`;
   for (const m of requests(model)) {
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${f.string(m.wireName)}: { params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} };`;
   }
   f.print`}`;
@@ -54,7 +55,7 @@ function emitNotificationMap(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('Params of every server → client notification, indexed by wire method name.'));
   f.print`export interface HarnessSdkNotificationMap {`;
   for (const m of notifications(model)) {
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${f.string(m.wireName)}: ${payload(f, m.params, 'undefined')};`;
   }
   f.print`}`;
@@ -75,12 +76,42 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.print`  readonly paramsType: string | null;`;
   f.print`  readonly resultType: string | null;`;
   f.print`  readonly errorCodes: readonly number[];`;
+  f.raw(
+    f.jsdoc(
+      'The protocol version that introduced it: peers of earlier versions never see it.',
+      '  ',
+    ),
+  );
+  f.print`  readonly since: number;`;
+  f.raw(f.jsdoc('Why it is deprecated and what to use instead, or null.', '  '));
+  f.print`  readonly deprecated: string | null;`;
+  f.raw(
+    f.jsdoc(
+      'Params members introduced after version 1, with their version: a peer playing an older version treats them as unknown members.',
+      '  ',
+    ),
+  );
+  f.print`  readonly paramsMembersSince: Readonly<Record<string, number>>;`;
   f.print`}`;
   f.blank();
   f.raw(f.jsdoc('Every method of the protocol, in IDL order.'));
   f.print`export const METHODS: readonly MethodInfo[] = [`;
   for (const m of model.methods) f.raw(`  ${methodInfo(f, m, model)},`);
   f.print`];`;
+}
+
+/** The members of a method's params introduced after version 1, in IDL order. */
+export function newerParamsMembers(m: Method, model: Model): [string, number][] {
+  const params = model.types.find((t) => t.name === m.params);
+  return (params?.fields ?? []).filter((f) => f.since > 1).map((f) => [f.name, f.since]);
+}
+
+/** `{ 'protocolVersion': 2 }`, or `{}`. */
+function paramsSince(f: GeneratedFile, m: Method, model: Model): string {
+  const entries = newerParamsMembers(m, model).map(
+    ([name, since]) => `${f.string(name)}: ${since}`,
+  );
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
 }
 
 function methodInfo(f: GeneratedFile, m: Method, model: Model): string {
@@ -94,6 +125,9 @@ function methodInfo(f: GeneratedFile, m: Method, model: Model): string {
     `paramsType: ${m.params ? f.string(m.params) : 'null'}`,
     `resultType: ${m.result ? f.string(m.result) : 'null'}`,
     `errorCodes: [${codes.join(', ')}]`,
+    `since: ${m.since}`,
+    `deprecated: ${m.deprecated ? f.string(deprecationText(m.deprecated)) : 'null'}`,
+    `paramsMembersSince: ${paramsSince(f, m, model)}`,
   ];
   return `{ ${fields.join(', ')} }`;
 }

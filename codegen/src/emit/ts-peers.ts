@@ -6,6 +6,7 @@ import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withJsdocTags } from './version-notes.js';
 
 export const tsPeersEmitter: Emitter = {
   name: 'ts-peers',
@@ -77,7 +78,10 @@ function emitClient(f: GeneratedFile, model: Model): void {
     f.blank();
     f.raw(
       f.jsdoc(
-        `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
+        withJsdocTags(
+          `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
+          m,
+        ),
         '  ',
       ),
     );
@@ -115,7 +119,7 @@ function emitClientRequest(f: GeneratedFile, m: Method): void {
   const args = m.params ? `params: ${payload(f, m.params, '')}, ${options}` : options;
   const validator = result ? f.import(result.name, VALIDATORS) : 'null';
   f.blank();
-  f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
+  f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
   f.print`  async ${m.name}(${args}): Promise<${payload(f, m.result, 'void')}> {`;
   f.print`    const result = await this.transport.request(${method(f, m)}, ${m.params ? 'params' : 'undefined'}, options);`;
   f.print`    return ${f.import('requireValidResult', SUPPORT)}(this.#validate ? ${validator} : null, ${method(f, m)}, result);`;
@@ -133,7 +137,7 @@ function emitHandlers(f: GeneratedFile, model: Model): void {
     const params = m.params ? `params: ${payload(f, m.params, '')}, ` : '';
     const context = f.importType('RequestContext', '../inbound-handlers.js');
     const result = payload(f, m.result, 'void');
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${m.name}(${params}context: ${context}): ${result} | Promise<${result}>;`;
   }
   f.print`}`;
@@ -151,7 +155,7 @@ function emitNotifier(f: GeneratedFile, model: Model): void {
   f.print`  constructor(private readonly send: (method: ${methodName}, params: unknown) => Promise<void>) {}`;
   for (const m of clientNames(model).notifications) {
     f.blank();
-    f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
+    f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
     f.print`  notify${pascalCase(m.name)}(params: ${payload(f, m.params, 'undefined')}): Promise<void> {`;
     f.print`    return this.send(${method(f, m)}, params);`;
     f.print`  }`;

@@ -4,7 +4,11 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { Model } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
-import { buildValidationBundle, VALIDATION_BUNDLE_ID } from '../schema/validation.js';
+import {
+  buildValidationBundle,
+  NOT_OBJECT_LACKS_REQUIRED,
+  VALIDATION_BUNDLE_ID,
+} from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import {
@@ -36,6 +40,34 @@ export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
   });
 }
 
+/**
+ * `x-not-object-lacks-required` (idl.schema.json): a value that is not a plain object is also
+ * reported missing each `required` member, as `required` errors, so violations name the pointer
+ * each member would have (WIRE.md §9: absent or array params name `/sessionId`).
+ */
+export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): void {
+  ajv.addKeyword({
+    keyword: NOT_OBJECT_LACKS_REQUIRED,
+    schemaType: 'boolean',
+    error: {
+      message: (cxt) =>
+        _`${"must have required property '"} + ${cxt.params['missingProperty'] ?? ''} + ${"'"}`,
+      params: (cxt) => _`{missingProperty: ${cxt.params['missingProperty'] ?? ''}}`,
+    },
+    code(cxt) {
+      const required = (cxt.parentSchema as { required?: string[] }).required ?? [];
+      if (cxt.schema !== true || required.length === 0) return;
+      const { gen, data } = cxt;
+      gen.if(_`!(${data} && typeof ${data} == "object" && !Array.isArray(${data}))`, () => {
+        for (const name of required) {
+          cxt.setParams({ missingProperty: name });
+          cxt.error(true);
+        }
+      });
+    },
+  });
+}
+
 export const tsValidatorsEmitter: Emitter = {
   name: 'ts-validators',
   emit({ model, bundle }) {
@@ -52,6 +84,7 @@ export const tsValidatorsEmitter: Emitter = {
       code: { source: true, esm: true, lines: true },
     });
     assertContentEncoding(ajv);
+    assertNotObjectLacksRequired(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({ $id: `${VALIDATION_BUNDLE_ID}/no-params`, ...NO_PARAMS_SCHEMA });
     const refs: Record<string, string> = {};

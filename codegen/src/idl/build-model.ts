@@ -8,6 +8,8 @@ import type {
   Method,
   Model,
   SchemaNode,
+  Sequence,
+  SequenceStep,
   TypeDef,
   TypeKind,
   TypeSection,
@@ -45,6 +47,33 @@ export interface RawIdl {
   errorData: Record<string, SchemaNode>;
   errors: { name: string; code: number; message: string; data?: string; description: string }[];
   diagnostics: DiagnosticDef[];
+  sequences?: RawSequence[];
+}
+
+/** A sequence step as written in the IDL (idl.schema.json, `sequenceStep`). */
+export interface RawSequenceStep {
+  request?: string;
+  result?: string;
+  error?: string;
+  code?: string;
+  notification?: string;
+  event?: string;
+  events?: string[];
+  members?: string[];
+  values?: Record<string, string | number | boolean>;
+  note?: string;
+  over?: 'client' | 'runtime' | 'both';
+  opt?: string;
+  steps?: RawSequenceStep[];
+  alt?: { label: string; steps: RawSequenceStep[] }[];
+}
+
+export interface RawSequence {
+  name: string;
+  title: string;
+  description: string;
+  since?: number;
+  steps: RawSequenceStep[];
 }
 
 export const TYPE_SECTIONS: readonly TypeSection[] = ['types', 'vocabulary', 'errorData'];
@@ -76,7 +105,39 @@ export function buildModel(raw: RawIdl): Model {
     description: e.description,
   }));
   const meta = { ...raw.meta, protocolVersion: raw.meta.protocolVersion ?? 1 };
-  return { meta, methods, types, errors, diagnostics: raw.diagnostics };
+  const sequences = (raw.sequences ?? []).map((q): Sequence => ({
+    name: q.name,
+    title: q.title,
+    description: q.description,
+    since: q.since ?? 1,
+    steps: q.steps.map(buildStep),
+  }));
+  return { meta, methods, types, errors, diagnostics: raw.diagnostics, sequences };
+}
+
+/** A step of the meta-schema's `oneOf`, told apart by the member that names its kind. */
+export function buildStep(raw: RawSequenceStep): SequenceStep {
+  const facts = {
+    members: raw.members ?? [],
+    values: Object.entries(raw.values ?? {}),
+    note: raw.note ?? null,
+  };
+  if (raw.request !== undefined) return { kind: 'request', method: raw.request, ...facts };
+  if (raw.result !== undefined) return { kind: 'result', method: raw.result, ...facts };
+  if (raw.error !== undefined)
+    return { kind: 'error', method: raw.error, code: raw.code ?? '', ...facts };
+  if (raw.notification !== undefined) {
+    const events = raw.events ?? (raw.event === undefined ? [] : [raw.event]);
+    return { kind: 'notification', method: raw.notification, events, ...facts };
+  }
+  if (raw.opt !== undefined)
+    return { kind: 'opt', label: raw.opt, steps: (raw.steps ?? []).map(buildStep) };
+  if (raw.alt !== undefined)
+    return {
+      kind: 'alt',
+      branches: raw.alt.map((b) => ({ label: b.label, steps: b.steps.map(buildStep) })),
+    };
+  return { kind: 'note', text: raw.note ?? '', over: raw.over ?? 'both' };
 }
 
 function deprecation(raw: unknown): Deprecation | null {

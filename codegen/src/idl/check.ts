@@ -3,6 +3,7 @@
 import type { RawIdl } from './build-model.js';
 import { TYPE_SECTIONS, buildModel } from './build-model.js';
 import { checkExamples, checkUnused } from './check-usage.js';
+import { checkSequences } from './check-sequences.js';
 import { checkVersions } from './check-versions.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
@@ -26,6 +27,16 @@ export function checkIdl(raw: RawIdl): Finding[] {
       const at = `/${section}/${name}`;
       walkSchema(schema, at, true, typeHome, findings);
       checkUnion(name, schema, at, raw, findings);
+      if (
+        schema['x-not-object-lacks-required'] === true &&
+        (schema['type'] !== 'object' || !Array.isArray(schema['required']))
+      )
+        findings.push({
+          pointer: `${at}/x-not-object-lacks-required`,
+          message:
+            'x-not-object-lacks-required on a type that is not an object with required members',
+          hint: 'use it on an object type with "required", or remove it',
+        });
       if (schema['x-constant'] !== undefined && schema['const'] === undefined) {
         findings.push({
           pointer: `${at}/x-constant`,
@@ -36,7 +47,11 @@ export function checkIdl(raw: RawIdl): Finding[] {
     }
   }
   checkUnused(raw, typeHome, findings);
-  if (findings.length === 0) checkExamples(buildModel(raw), typeHome, findings);
+  if (findings.length === 0) {
+    const model = buildModel(raw);
+    checkExamples(model, typeHome, findings);
+    checkSequences(model, findings);
+  }
   return findings;
 }
 

@@ -116,6 +116,44 @@ export interface Meta {
   readonly defaultMaxFrameBytes: number;
 }
 
+/** What an arrow of a sequence diagram shows of its payload: members by name, some with a value. */
+export interface StepFacts {
+  readonly members: readonly string[];
+  /** Dotted paths into the params or result (the event data, for one event) and their values. */
+  readonly values: readonly (readonly [string, string | number | boolean])[];
+  readonly note: string | null;
+}
+
+/** One arrow, note or block of a sequence diagram (`sequences` in the IDL). */
+export type SequenceStep =
+  | ({ readonly kind: 'request' | 'result'; readonly method: string } & StepFacts)
+  | ({ readonly kind: 'error'; readonly method: string; readonly code: string } & StepFacts)
+  | ({
+      readonly kind: 'notification';
+      readonly method: string;
+      /** For `session.event`: the event types shown, in order. */
+      readonly events: readonly string[];
+    } & StepFacts)
+  | { readonly kind: 'note'; readonly text: string; readonly over: 'client' | 'runtime' | 'both' }
+  | { readonly kind: 'opt'; readonly label: string; readonly steps: readonly SequenceStep[] }
+  | {
+      readonly kind: 'alt';
+      readonly branches: readonly {
+        readonly label: string;
+        readonly steps: readonly SequenceStep[];
+      }[];
+    };
+
+/** A sequence diagram, as data the checker ties to the rest of the IDL. */
+export interface Sequence {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The protocol version whose behaviour it shows (1 when absent). */
+  readonly since: number;
+  readonly steps: readonly SequenceStep[];
+}
+
 /** The whole protocol. Order everywhere follows the IDL. */
 export interface Model {
   readonly meta: Meta;
@@ -123,6 +161,7 @@ export interface Model {
   readonly types: readonly TypeDef[];
   readonly errors: readonly ErrorCodeDef[];
   readonly diagnostics: readonly DiagnosticDef[];
+  readonly sequences: readonly Sequence[];
 }
 
 export function findType(model: Model, name: string): TypeDef {

@@ -7,6 +7,7 @@ import {
   HarnessSdkClientPeer,
   JsonRpcLineTransport,
   JsonRpcResponseError,
+  LATEST_PROTOCOL_VERSION,
   TraceFileWriter,
   TraceRecorder,
 } from '@dsh-sdk/protocol';
@@ -14,6 +15,7 @@ import type {
   InitializeParams,
   InitializeResult,
   SdkEncodedImageBlock,
+  ServerCapabilities,
   SdkPromptContentBlock,
   TextBlock,
 } from '@dsh-sdk/protocol';
@@ -25,19 +27,30 @@ import type { Relay, RelayEnd } from './relay.js';
 
 /**
  * An action on one session, offered as a button when the runtime reports its capability in the
- * `initialize` result. None exists yet: protocol version 2 adds `session/interrupt` and
- * `session/close`; each then becomes one entry here, calling the generated peer's method, e.g.
- * `{ name: 'interrupt', label: 'Interrupt', capability: <its IDL name>, run: (peer, sessionId) =>
- * peer.<generated method>({ sessionId }) }`. The page draws whatever this list yields.
+ * `initialize` result (protocol version 2), calling the generated peer's method. The page draws
+ * whatever this list yields.
  */
 interface SessionAction {
   readonly name: string;
   readonly label: string;
-  readonly capability: string;
+  readonly capability: keyof ServerCapabilities;
   readonly run: (peer: HarnessSdkClientPeer, sessionId: string) => Promise<unknown>;
 }
 
-const SESSION_ACTIONS: readonly SessionAction[] = [];
+const SESSION_ACTIONS: readonly SessionAction[] = [
+  {
+    name: 'interrupt',
+    label: 'Interrupt',
+    capability: 'sessionInterrupt',
+    run: (peer, sessionId) => peer.sessionInterrupt({ sessionId }),
+  },
+  {
+    name: 'close',
+    label: 'Close',
+    capability: 'sessionClose',
+    run: (peer, sessionId) => peer.sessionClose({ sessionId }),
+  },
+];
 
 export interface InspectorOptions {
   readonly program: string;
@@ -172,9 +185,11 @@ export class Inspector {
     return this.#server.url;
   }
 
+  /** The handshake; asks for the latest protocol version unless `params` name one. */
   async initialize(params: InitializeParams): Promise<Answer> {
     try {
-      this.#initialized = await this.#peer.initialize(params);
+      const versioned = { protocolVersion: LATEST_PROTOCOL_VERSION, ...params };
+      this.#initialized = await this.#peer.initialize(versioned);
       this.#error = undefined;
       return { result: this.#initialized };
     } catch (error) {
@@ -229,9 +244,7 @@ export class Inspector {
   }
 
   #state(): Record<string, unknown> {
-    const capabilities = (
-      this.#initialized as { capabilities?: Record<string, unknown> } | undefined
-    )?.capabilities;
+    const capabilities = this.#initialized?.capabilities;
     const actions = SESSION_ACTIONS.filter((a) => capabilities?.[a.capability] === true).map(
       ({ name, label }) => ({ name, label }),
     );

@@ -158,7 +158,7 @@ describe('dsh-sdk trace stands in for the runtime', () => {
       const transport = new JsonRpcLineTransport({ input: child.stdout, output: child.stdin });
       const peer = new HarnessSdkClientPeer(transport.start());
       const events: SessionEventNotification[] = [];
-      peer.onSessionEvent((params) => events.push(params));
+      peer.onSessionEvent((params) => void events.push(params));
       const idle = new Promise<void>((resolve) =>
         peer.onSessionStatus(({ sessionId, status }) => {
           if (sessionId === 's1' && status === 'idle') resolve();

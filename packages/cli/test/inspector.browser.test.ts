@@ -36,11 +36,12 @@ interface Started {
 async function startInspector(
   runtime: string,
   route = ['--provider', 'echo', '--model', 'echo-1'],
+  runtimeArgs: readonly string[] = [],
 ): Promise<Started> {
   const trace = join(tempDir(), 'inspect.trace.ndjson');
   const child = spawn(
     DSH_SDK,
-    ['inspect', ...route, '--out', trace, '--', runtime],
+    ['inspect', ...route, '--out', trace, '--', runtime, ...runtimeArgs],
     // Slow chunks, so the test sees the reply arrive piece by piece.
     {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,6 +69,12 @@ function get(url: URL, host?: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Waits until the prompt log shows exactly `line`. */
+async function logged(page: Page, line: string): Promise<void> {
+  await page.locator('#prompt-log li', { hasText: line }).first().waitFor();
+  expect(await page.locator('#prompt-log li', { hasText: line }).first().textContent()).toBe(line);
 }
 
 /** Records every distinct text the session's streamed-text element shows, from now on. */
@@ -130,8 +137,11 @@ describe.each([
         n.map((x) => x.textContent),
       ),
     ).toEqual(['initialize #1', 'result #1 initialize']);
-    // No runtime capability offers session actions yet (protocol version 2 adds them).
-    expect(await page.locator('#session-actions button').count()).toBe(0);
+    // The runtime reported both capabilities of version 2: a button each, off for a new session.
+    expect(
+      await page.$$eval('#session-actions button', (n) => n.map((b) => b.textContent)),
+    ).toEqual(['Interrupt', 'Close']);
+    expect(await page.isDisabled('#session-actions button[data-action="interrupt"]')).toBe(true);
 
     // A new session, picked by default, with a suggested id.
     expect(await page.inputValue('#prompt-session')).toBe('');
@@ -223,6 +233,66 @@ describe.each([
     expect(frames.flatMap((f) => f.findings ?? [])).toEqual([]);
     expect(frames.at(-1)).toMatchObject({ kind: 'result', method: Method.shutdown });
     expect(records.at(-1)).toMatchObject({ type: 'exit', exitCode: 0 });
+  });
+});
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('the inspector session actions against the %s runtime', (_name, runtime) => {
+  let browser: TestBrowser;
+  let inspector: Started;
+  beforeAll(async () => {
+    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
+  });
+  afterAll(async () => {
+    inspector?.child.kill('SIGTERM');
+    await browser?.close();
+  });
+
+  test('Interrupt stops a paced turn, Close disposes the session, again finds nothing', async () => {
+    const page = await browser.newPage();
+    await page.goto(inspector.url.href);
+    await page.waitForSelector('#live-status[data-state="ready"]');
+    const sessionId = await page.inputValue('#prompt-new-session');
+    // 50 ms before each of some 40 pieces: seconds of streaming, stopped after the first ones.
+    await page.fill('#prompt-text', `stream this slowly: ${'many words, '.repeat(50)}`);
+    await page.click('#prompt-send');
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('#detail [data-testid="streamed-text"]')?.textContent ?? '') !== '',
+    );
+    await page.selectOption('#prompt-session', sessionId);
+    await page.click('#session-actions button[data-action="interrupt"]');
+    await logged(page, `${sessionId}: {"found":true,"wasRunning":true}`);
+    await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · aborted")`);
+    const streamed = await page.textContent(
+      '#detail .turn[data-turn="0"] [data-testid="streamed-text"]',
+    );
+    expect(streamed!.length).toBeLessThan(
+      `Echo: stream this slowly: ${'many words, '.repeat(50)}`.length,
+    );
+    await page.click('#session-actions button[data-action="close"]');
+    await logged(page, `${sessionId}: {"found":true}`);
+    await page.click('#session-actions button[data-action="close"]');
+    await logged(page, `${sessionId}: {"found":false}`);
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('a version 1 runtime reports no capabilities: no buttons', async () => {
+    const old = await startInspector(runtime, undefined, ['--protocol-version', '1']);
+    try {
+      const page = await browser.newPage();
+      await page.goto(old.url.href);
+      await page.waitForSelector('#live-status[data-state="ready"]');
+      expect(await page.locator('#session-actions button').count()).toBe(0);
+      expect(errorsOf(page)).toEqual([]);
+      await page.close();
+    } finally {
+      old.child.kill('SIGTERM');
+      await old.exited;
+    }
   });
 });
 

@@ -113,15 +113,46 @@ export class RunTimeoutError extends Error {
 }
 
 /**
- * A run was abandoned through its `signal`; `cause` is the signal's reason. The protocol has no
- * cancel method, so the runtime is not told: its turn goes on.
+ * A run was abandoned through its `signal` against a runtime that cannot interrupt (it did not
+ * report the `sessionInterrupt` capability, e.g. a version 1 runtime): the run is detached
+ * locally and the runtime is not told, so its turn goes on. `cause` is the signal's reason.
+ * (A runtime that can interrupt is told, and the run resolves with finish reason `aborted`.)
  */
 export class RunAbortedError extends Error {
   override readonly name = 'RunAbortedError';
   readonly sessionId: string;
 
   constructor(sessionId: string, reason: unknown) {
-    super(`the run on session ${sessionId} was aborted`, { cause: reason });
+    super(
+      `the run on session ${sessionId} was aborted and detached: the runtime cannot interrupt ` +
+        '(it did not report the sessionInterrupt capability), so its turn goes on',
+      { cause: reason },
+    );
     this.sessionId = sessionId;
+  }
+}
+
+/** A capability of `initialize`'s result, by name, and the method it allows. */
+export type CapabilityName = 'sessionInterrupt' | 'sessionClose';
+
+/**
+ * A version 2 method was called on a runtime that did not report its capability (a version 1
+ * runtime, or a client that asked for version 1). Thrown before anything is sent.
+ */
+export class CapabilityNotSupportedError extends Error {
+  override readonly name = 'CapabilityNotSupportedError';
+  readonly capability: CapabilityName;
+  readonly method: string;
+  /** The protocol version the handshake settled on. */
+  readonly protocolVersion: number;
+
+  constructor(capability: CapabilityName, method: string, protocolVersion: number) {
+    super(
+      `the runtime did not report the ${capability} capability (negotiated protocol version ` +
+        `${protocolVersion}): ${method} was not sent`,
+    );
+    this.capability = capability;
+    this.method = method;
+    this.protocolVersion = protocolVersion;
   }
 }

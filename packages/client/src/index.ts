@@ -16,6 +16,7 @@ export {
 export type { PromptInput } from './content.js';
 // Every error a client call can raise, the protocol's own included, so callers catch them here.
 export {
+  CapabilityNotSupportedError,
   ClientClosedError,
   RunAbortedError,
   RunTimeoutError,
@@ -33,7 +34,7 @@ export {
   RequestTimeoutError,
   TransportClosedError,
 } from '@dsh-sdk/protocol';
-export type { RunStage, RuntimeExit } from './errors.js';
+export type { CapabilityName, RunStage, RuntimeExit } from './errors.js';
 export { DEFAULT_SHUTDOWN_STEP_MS } from './shutdown-ladder.js';
 export type {
   ShutdownOptions,

@@ -27,7 +27,12 @@ export type { DiagnosticReason } from './gen/constants.gen.js';
 
 // Generated from protocol.idl.json. Every payload, frame and vocabulary type, by its IDL name.
 export type * from './gen/types.gen.js';
-export { DIAGNOSTIC_REASONS, ERROR_MESSAGES, PROTOCOL_VERSION } from './gen/constants.gen.js';
+export {
+  DIAGNOSTIC_REASONS,
+  ERROR_MESSAGES,
+  IDL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+} from './gen/constants.gen.js';
 export { METHODS, Method } from './gen/methods.gen.js';
 export type {
   HarnessSdkNotificationMap,
@@ -82,3 +87,4 @@ export { TraceRecorder } from './trace-recorder.js';
 export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
 export { TraceFileWriter } from './trace-writer.js';
 export type { TraceFileWriterOptions } from './trace-writer.js';
+export { playingVersion } from './version-gate.js';

@@ -17,7 +17,7 @@ export interface TraceHeader {
   readonly type: 'header';
   readonly format: typeof TRACE_FORMAT;
   readonly version: typeof TRACE_FORMAT_VERSION;
-  /** The protocol version of the bindings that validated the frames (`PROTOCOL_VERSION`). */
+  /** The protocol version of the bindings that validated the frames (`IDL_VERSION`, the IDL's semantic version; the field keeps its name). */
   readonly protocolVersion: string;
   /** Wall clock when recording started, epoch milliseconds; every `t` counts from here. */
   readonly startedAt: number;

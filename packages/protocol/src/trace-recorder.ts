@@ -3,7 +3,7 @@
 // that records its own connection feed it the chunks they forward.
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId } from './classify.js';
-import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION } from './gen/constants.gen.js';
+import { DEFAULT_MAX_FRAME_BYTES, IDL_VERSION } from './gen/constants.gen.js';
 import { METHODS } from './gen/methods.gen.js';
 import type { MethodInfo, MethodName } from './gen/methods.gen.js';
 import { METHOD_VALIDATORS } from './gen/validators.gen.js';
@@ -144,7 +144,7 @@ export class TraceRecorder {
       type: 'header',
       format: TRACE_FORMAT,
       version: TRACE_FORMAT_VERSION,
-      protocolVersion: PROTOCOL_VERSION,
+      protocolVersion: IDL_VERSION,
       startedAt: Date.now(),
       recorder: options.recorder,
       ...(options.command ? { command: options.command } : {}),

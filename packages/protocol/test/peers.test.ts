@@ -146,6 +146,8 @@ describe('the server end', () => {
     sessionPrompt: () => {
       throw new Error('no sessions here');
     },
+    sessionInterrupt: () => ({ found: false, wasRunning: false }),
+    sessionClose: () => ({ found: false }),
     shutdown: () => ({}),
   };
 

@@ -48,6 +48,7 @@ const end = await serveRuntime({
   log,
   chunkDelayMs: readChunkDelay(),
   maxTokensIsSuccess: commandLine.maxTokensIsSuccess,
+  protocolVersion: commandLine.protocolVersion,
 });
 if (end === 'output-failed') log('stopping: stdout is broken (the client stopped reading)');
 process.exit(end === 'output-failed' ? 1 : 0);

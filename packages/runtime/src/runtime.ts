@@ -3,7 +3,12 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
-import { JsonRpcLineTransport, serveHarnessSdk } from '@dsh-sdk/protocol';
+import {
+  JsonRpcLineTransport,
+  LATEST_PROTOCOL_VERSION,
+  playingVersion,
+  serveHarnessSdk,
+} from '@dsh-sdk/protocol';
 import type { TransportDiagnostic } from '@dsh-sdk/protocol';
 import { EchoAdapter } from './adapters/echo-adapter.js';
 import type { ModelAdapter } from './adapters/model-adapter.js';
@@ -33,6 +38,11 @@ export interface RuntimeOptions {
   readonly maxTokensIsSuccess?: boolean;
   /** Longest wait for the output to drain before giving up on it (default 5000 ms). */
   readonly flushTimeoutMs?: number;
+  /**
+   * The protocol version the runtime plays (default: the latest). Below the latest it is an
+   * older runtime exactly: later methods are `-32601`, later params members unknown (ignored).
+   */
+  readonly protocolVersion?: number;
 }
 
 /** Why a runtime stopped serving. */
@@ -107,8 +117,10 @@ function createServer(
       onShutdown();
     },
   });
-  serveHarnessSdk(transport, server);
-  notifier.bind(transport);
+  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const served = version < LATEST_PROTOCOL_VERSION ? playingVersion(transport, version) : transport;
+  serveHarnessSdk(served, server);
+  notifier.bind(served);
   return server;
 }
 

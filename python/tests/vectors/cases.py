@@ -68,7 +68,11 @@ SUITES: tuple[Suite, ...] = (
     _suite("messages", True, ("description", "outcome")),
     _suite("invalid", True, ("description", "outcome", "pointers")),
     _suite("open-unions", False, ("description", "outcome")),
-    _suite("exchanges", False, ("description", "runtime", "ignoreNotifications")),
+    _suite(
+        "exchanges",
+        False,
+        ("description", "runtime", "ignoreNotifications", "serverProtocolVersion", "chunkDelayMs"),
+    ),
 )
 
 

@@ -10,7 +10,11 @@ import type { NotificationMethod } from './methods.gen.js';
 import type {
   InitializeParams,
   InitializeResult,
+  SessionCloseParams,
+  SessionCloseResult,
   SessionEventNotification,
+  SessionInterruptParams,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
   SessionStatusNotification,
@@ -21,7 +25,11 @@ import type {
 import {
   validateInitializeParams,
   validateInitializeResult,
+  validateSessionCloseParams,
+  validateSessionCloseResult,
   validateSessionEventNotification,
+  validateSessionInterruptParams,
+  validateSessionInterruptResult,
   validateSessionPromptParams,
   validateSessionPromptResult,
   validateSessionStatusNotification,
@@ -79,7 +87,7 @@ export class HarnessSdkClientPeer {
     );
   }
 
-  /** Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   async initialize(params: InitializeParams, options?: RequestOptions): Promise<InitializeResult> {
     const result = await this.transport.request(Method.initialize, params, options);
     return requireValidResult(
@@ -98,6 +106,38 @@ export class HarnessSdkClientPeer {
     return requireValidResult(
       this.#validate ? validateSessionPromptResult : null,
       Method.sessionPrompt,
+      result,
+    );
+  }
+
+  /**
+   * Sends `session/interrupt`. Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  async sessionInterrupt(
+    params: SessionInterruptParams,
+    options?: RequestOptions,
+  ): Promise<SessionInterruptResult> {
+    const result = await this.transport.request(Method.sessionInterrupt, params, options);
+    return requireValidResult(
+      this.#validate ? validateSessionInterruptResult : null,
+      Method.sessionInterrupt,
+      result,
+    );
+  }
+
+  /**
+   * Sends `session/close`. Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  async sessionClose(
+    params: SessionCloseParams,
+    options?: RequestOptions,
+  ): Promise<SessionCloseResult> {
+    const result = await this.transport.request(Method.sessionClose, params, options);
+    return requireValidResult(
+      this.#validate ? validateSessionCloseResult : null,
+      Method.sessionClose,
       result,
     );
   }
@@ -169,7 +209,7 @@ export class HarnessSdkClientPeer {
 
 /** What a server implements: one handler per client → server request. Params arrive already checked against the schema. */
 export interface HarnessSdkRequestHandlers {
-  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   initialize(
     params: InitializeParams,
     context: RequestContext,
@@ -179,6 +219,22 @@ export interface HarnessSdkRequestHandlers {
     params: SessionPromptParams,
     context: RequestContext,
   ): SessionPromptResult | Promise<SessionPromptResult>;
+  /**
+   * Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  sessionInterrupt(
+    params: SessionInterruptParams,
+    context: RequestContext,
+  ): SessionInterruptResult | Promise<SessionInterruptResult>;
+  /**
+   * Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  sessionClose(
+    params: SessionCloseParams,
+    context: RequestContext,
+  ): SessionCloseResult | Promise<SessionCloseResult>;
   /** Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`. */
   shutdown(context: RequestContext): ShutdownResult | Promise<ShutdownResult>;
 }
@@ -242,6 +298,14 @@ export function serveHarnessSdk(
     transport.onRequest(Method.sessionPrompt, (params, context) => {
       const checked = requireValidParams(validate ? validateSessionPromptParams : null, params);
       return handlers.sessionPrompt(checked, context);
+    }),
+    transport.onRequest(Method.sessionInterrupt, (params, context) => {
+      const checked = requireValidParams(validate ? validateSessionInterruptParams : null, params);
+      return handlers.sessionInterrupt(checked, context);
+    }),
+    transport.onRequest(Method.sessionClose, (params, context) => {
+      const checked = requireValidParams(validate ? validateSessionCloseParams : null, params);
+      return handlers.sessionClose(checked, context);
     }),
     transport.onRequest(Method.shutdown, (params, context) => {
       requireValidParams(validate && params !== undefined ? validateShutdownParams : null, params);

@@ -6,7 +6,11 @@ import type {
   InitializeParams,
   InitializeResult,
   ProtocolFrame,
+  SessionCloseParams,
+  SessionCloseResult,
   SessionEventNotification,
+  SessionInterruptParams,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
   SessionStatusNotification,
@@ -37,6 +41,14 @@ export declare const validateInitializeResult: Validator<InitializeResult>;
 export declare const validateSessionPromptParams: Validator<SessionPromptParams>;
 /** Checks a `SessionPromptResult`. */
 export declare const validateSessionPromptResult: Validator<SessionPromptResult>;
+/** Checks a `SessionInterruptParams`. */
+export declare const validateSessionInterruptParams: Validator<SessionInterruptParams>;
+/** Checks a `SessionInterruptResult`. */
+export declare const validateSessionInterruptResult: Validator<SessionInterruptResult>;
+/** Checks a `SessionCloseParams`. */
+export declare const validateSessionCloseParams: Validator<SessionCloseParams>;
+/** Checks a `SessionCloseResult`. */
+export declare const validateSessionCloseResult: Validator<SessionCloseResult>;
 /** Checks params of a method without params (an object or null). */
 export declare const validateShutdownParams: Validator<Record<string, unknown> | null>;
 /** Checks a `ShutdownResult`. */

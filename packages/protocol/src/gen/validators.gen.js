@@ -3,7 +3,7 @@
 
 /* eslint-disable */
 'use strict';
-export const validateInitializeParams = validate230;
+export const validateInitializeParams = validate261;
 const schema12 = {
   type: 'object',
   required: ['cwd', 'provider', 'model'],
@@ -13,10 +13,69 @@ const schema12 = {
     model: { type: 'string' },
     reasoningEffort: { type: 'string', minLength: 1 },
     maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
   },
 };
+const schema13 = { type: 'integer', minimum: 1, maximum: 9007199254740991 };
 
-function validate230(
+function validate34(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  validate34.errors = vErrors;
+  return errors === 0;
+}
+
+function validate261(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -203,6 +262,19 @@ function validate230(
         }
       }
     }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate34(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
     const err11 = {
       instancePath,
@@ -218,24 +290,28 @@ function validate230(
     }
     errors++;
   }
-  validate230.errors = vErrors;
+  validate261.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeResult = validate231;
-const schema14 = {
+export const validateInitializeResult = validate263;
+const schema15 = {
   type: 'object',
   required: ['serverInfo'],
-  properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+  properties: {
+    serverInfo: { $ref: '#/definitions/ServerInfo' },
+    protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
+    capabilities: { allOf: [{ $ref: '#/definitions/ServerCapabilities' }] },
+  },
 };
-const schema15 = {
+const schema16 = {
   type: 'object',
   required: ['name', 'version'],
   properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
 };
-const schema16 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
+const schema17 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
 
-function validate41(
+function validate43(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -271,11 +347,11 @@ function validate41(
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
 
-function validate40(
+function validate42(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -314,14 +390,14 @@ function validate40(
     }
     if (data.name !== undefined) {
       if (
-        !validate41(data.name, {
+        !validate43(data.name, {
           instancePath: instancePath + '/name',
           parentData: data,
           parentDataProperty: 'name',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
         errors = vErrors.length;
       }
     }
@@ -357,11 +433,77 @@ function validate40(
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
-function validate231(
+const schema18 = {
+  type: 'object',
+  additionalProperties: true,
+  properties: { sessionInterrupt: { type: 'boolean' }, sessionClose: { type: 'boolean' } },
+};
+
+function validate47(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionInterrupt !== undefined) {
+      if (typeof data.sessionInterrupt !== 'boolean') {
+        const err0 = {
+          instancePath: instancePath + '/sessionInterrupt',
+          schemaPath: '#/properties/sessionInterrupt/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.sessionClose !== undefined) {
+      if (typeof data.sessionClose !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/sessionClose',
+          schemaPath: '#/properties/sessionClose/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate47.errors = vErrors;
+  return errors === 0;
+}
+
+function validate263(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -385,14 +527,40 @@ function validate231(
     }
     if (data.serverInfo !== undefined) {
       if (
-        !validate40(data.serverInfo, {
+        !validate42(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate34(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.capabilities !== undefined) {
+      if (
+        !validate47(data.capabilities, {
+          instancePath: instancePath + '/capabilities',
+          parentData: data,
+          parentDataProperty: 'capabilities',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
         errors = vErrors.length;
       }
     }
@@ -411,12 +579,12 @@ function validate231(
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate263.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptParams = validate233;
-const schema18 = {
+export const validateSessionPromptParams = validate267;
+const schema20 = {
   type: 'object',
   required: ['sessionId', 'contentBlocks'],
   properties: {
@@ -428,9 +596,9 @@ const schema18 = {
     },
   },
 };
-const schema19 = { type: 'string', minLength: 1 };
+const schema21 = { type: 'string', minLength: 1 };
 
-function validate50(
+function validate55(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -467,11 +635,11 @@ function validate50(
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
 
-const schema20 = {
+const schema22 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -499,7 +667,7 @@ const schema20 = {
     },
   },
 };
-const schema21 = {
+const schema23 = {
   type: 'object',
   required: ['type', 'data', 'mimeType'],
   properties: {
@@ -509,9 +677,9 @@ const schema21 = {
     attachment: false,
   },
 };
-const schema22 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
+const schema24 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
 
-function validate54(
+function validate59(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -542,7 +710,7 @@ function validate54(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema22.enum },
+      params: { allowedValues: schema24.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -552,11 +720,11 @@ function validate54(
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
 
-function validate53(
+function validate58(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -677,14 +845,14 @@ function validate53(
     }
     if (data.mimeType !== undefined) {
       if (
-        !validate54(data.mimeType, {
+        !validate59(data.mimeType, {
           instancePath: instancePath + '/mimeType',
           parentData: data,
           parentDataProperty: 'mimeType',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
@@ -718,17 +886,17 @@ function validate53(
     }
     errors++;
   }
-  validate53.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
 
-const schema23 = {
+const schema25 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'text' }, text: { type: 'string' } },
 };
 
-function validate57(
+function validate62(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -830,17 +998,17 @@ function validate57(
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 }
 
-const schema24 = {
+const schema26 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'reasoning' }, text: { type: 'string' } },
 };
 
-function validate59(
+function validate64(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -942,11 +1110,11 @@ function validate59(
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
 
-const schema25 = {
+const schema27 = {
   type: 'object',
   required: ['type', 'attachment'],
   properties: {
@@ -955,13 +1123,13 @@ const schema25 = {
     data: false,
   },
 };
-const schema26 = {
+const schema28 = {
   type: 'object',
   required: ['attachmentId', 'mediaType'],
   properties: { attachmentId: { type: 'string', minLength: 1 }, mediaType: { type: 'string' } },
 };
 
-function validate62(
+function validate67(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1064,11 +1232,11 @@ function validate62(
     }
     errors++;
   }
-  validate62.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
 
-function validate61(
+function validate66(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1140,14 +1308,14 @@ function validate61(
     }
     if (data.attachment !== undefined) {
       if (
-        !validate62(data.attachment, {
+        !validate67(data.attachment, {
           instancePath: instancePath + '/attachment',
           parentData: data,
           parentDataProperty: 'attachment',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -1181,11 +1349,11 @@ function validate61(
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
 
-const schema27 = {
+const schema29 = {
   type: 'object',
   required: ['type', 'id', 'name', 'arguments'],
   properties: {
@@ -1196,7 +1364,7 @@ const schema27 = {
   },
 };
 
-function validate65(
+function validate70(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1362,11 +1530,11 @@ function validate65(
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema28 = {
+const schema30 = {
   type: 'object',
   required: ['type', 'toolCallId', 'content'],
   properties: {
@@ -1376,7 +1544,7 @@ const schema28 = {
     isError: { type: 'boolean' },
   },
 };
-const schema29 = {
+const schema31 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -1400,7 +1568,7 @@ const schema29 = {
     },
   },
 };
-const schema30 = {
+const schema32 = {
   type: 'object',
   required: ['type'],
   properties: {
@@ -1411,7 +1579,7 @@ const schema30 = {
   },
 };
 
-function validate73(
+function validate78(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1508,13 +1676,13 @@ function validate73(
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 
-const wrapper0 = { validate: validate67 };
+const wrapper0 = { validate: validate72 };
 
-function validate68(
+function validate73(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1559,8 +1727,8 @@ function validate68(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+    if (!validate62(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -1607,8 +1775,8 @@ function validate68(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+      if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -1655,8 +1823,8 @@ function validate68(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        if (!validate66(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -1703,8 +1871,8 @@ function validate68(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+          if (!validate70(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -1765,8 +1933,8 @@ function validate68(
             ifClause4 = 'then';
           } else {
             const _errs25 = errors;
-            if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs25 === errors;
@@ -1912,11 +2080,11 @@ function validate68(
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
-function validate67(
+function validate72(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2024,14 +2192,14 @@ function validate67(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate73(data2[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -2083,11 +2251,11 @@ function validate67(
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
 
-function validate52(
+function validate57(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2135,8 +2303,8 @@ function validate52(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+    if (!validate58(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -2183,8 +2351,8 @@ function validate52(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+      if (!validate62(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -2231,8 +2399,8 @@ function validate52(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+        if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -2279,8 +2447,8 @@ function validate52(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+          if (!validate66(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -2327,8 +2495,8 @@ function validate52(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate65(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            if (!validate70(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -2375,8 +2543,8 @@ function validate52(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+              if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -2384,8 +2552,8 @@ function validate52(
               ifClause5 = 'then';
             } else {
               const _errs30 = errors;
-              if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+              if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs30 === errors;
@@ -2550,11 +2718,11 @@ function validate52(
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
 
-function validate233(
+function validate267(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2593,14 +2761,14 @@ function validate233(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -2625,14 +2793,14 @@ function validate233(
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate52(data1[i0], {
+            !validate57(data1[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+            vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
             errors = vErrors.length;
           }
         }
@@ -2667,19 +2835,19 @@ function validate233(
     }
     errors++;
   }
-  validate233.errors = vErrors;
+  validate267.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptResult = validate236;
-const schema32 = {
+export const validateSessionPromptResult = validate270;
+const schema34 = {
   type: 'object',
   required: ['messageId'],
   properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
 };
-const schema33 = { type: 'string', minLength: 1 };
+const schema35 = { type: 'string', minLength: 1 };
 
-function validate85(
+function validate90(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2716,11 +2884,11 @@ function validate85(
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-function validate236(
+function validate270(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2744,14 +2912,14 @@ function validate236(
     }
     if (data.messageId !== undefined) {
       if (
-        !validate85(data.messageId, {
+        !validate90(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -2770,17 +2938,333 @@ function validate236(
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate270.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownParams = validate238;
-const schema82 = {
+export const validateSessionInterruptParams = validate272;
+const schema37 = {
+  type: 'object',
+  required: ['sessionId'],
+  'x-not-object-lacks-required': true,
+  properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+};
+
+function validate272(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate55(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate272.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionInterruptResult = validate274;
+const schema39 = {
+  type: 'object',
+  required: ['found', 'wasRunning'],
+  properties: { found: { type: 'boolean' }, wasRunning: { type: 'boolean' } },
+};
+
+function validate274(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.wasRunning === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'wasRunning' },
+        message: "must have required property '" + 'wasRunning' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err2 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.wasRunning !== undefined) {
+      if (typeof data.wasRunning !== 'boolean') {
+        const err3 = {
+          instancePath: instancePath + '/wasRunning',
+          schemaPath: '#/properties/wasRunning/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate274.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionCloseParams = validate275;
+const schema41 = {
+  type: 'object',
+  required: ['sessionId'],
+  'x-not-object-lacks-required': true,
+  properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+};
+
+function validate275(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate55(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate275.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionCloseResult = validate277;
+const schema43 = {
+  type: 'object',
+  required: ['found'],
+  properties: { found: { type: 'boolean' } },
+};
+
+function validate277(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate277.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateShutdownParams = validate278;
+const schema96 = {
   $id: 'https://dsh-sdk.dev/protocol.validation.schema.json/no-params',
   type: ['object', 'null'],
 };
 
-function validate238(
+function validate278(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2792,7 +3276,7 @@ function validate238(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema82.type },
+      params: { type: schema96.type },
       message: 'must be object,null',
     };
     if (vErrors === null) {
@@ -2802,14 +3286,14 @@ function validate238(
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownResult = validate239;
-const schema36 = { type: 'object' };
+export const validateShutdownResult = validate279;
+const schema46 = { type: 'object' };
 
-function validate239(
+function validate279(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2830,12 +3314,12 @@ function validate239(
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionEventNotification = validate240;
-const schema38 = {
+export const validateSessionEventNotification = validate280;
+const schema48 = {
   type: 'object',
   required: ['sessionId', 'event'],
   properties: {
@@ -2843,7 +3327,7 @@ const schema38 = {
     event: { $ref: '#/definitions/SessionEvent' },
   },
 };
-const schema39 = {
+const schema49 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -2887,7 +3371,7 @@ const schema39 = {
     },
   },
 };
-const schema40 = {
+const schema50 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -2897,9 +3381,9 @@ const schema40 = {
     data: { $ref: '#/definitions/InboxSplice' },
   },
 };
-const schema41 = { type: 'integer', minimum: 0 };
+const schema51 = { type: 'integer', minimum: 0 };
 
-function validate105(
+function validate136(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2937,13 +3421,13 @@ function validate105(
       errors++;
     }
   }
-  validate105.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 
-const schema42 = { type: 'integer' };
+const schema52 = { type: 'integer' };
 
-function validate107(
+function validate138(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2964,11 +3448,11 @@ function validate107(
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema53 = {
   type: 'object',
   required: ['target', 'start', 'inserted'],
   properties: {
@@ -2978,9 +3462,9 @@ const schema43 = {
     inserted: { type: 'array', items: { $ref: '#/definitions/UserMessage' } },
   },
 };
-const schema44 = { type: 'string', enum: ['next-turn', 'next-step'] };
+const schema54 = { type: 'string', enum: ['next-turn', 'next-step'] };
 
-function validate110(
+function validate141(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3006,7 +3490,7 @@ function validate110(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema44.enum },
+      params: { allowedValues: schema54.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -3016,11 +3500,11 @@ function validate110(
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
-const schema45 = {
+const schema55 = {
   type: 'object',
   required: ['id', 'role', 'content', 'source'],
   properties: {
@@ -3030,14 +3514,14 @@ const schema45 = {
     source: { $ref: '#/definitions/MessageSource' },
   },
 };
-const schema46 = {
+const schema56 = {
   type: 'object',
   required: ['kind'],
   properties: { kind: { $ref: '#/definitions/MessageSourceKind' } },
 };
-const schema47 = { type: 'string' };
+const schema57 = { type: 'string' };
 
-function validate118(
+function validate149(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3058,11 +3542,11 @@ function validate118(
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
 
-function validate117(
+function validate148(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3086,14 +3570,14 @@ function validate117(
     }
     if (data.kind !== undefined) {
       if (
-        !validate118(data.kind, {
+        !validate149(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
           parentDataProperty: 'kind',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
         errors = vErrors.length;
       }
     }
@@ -3112,11 +3596,11 @@ function validate117(
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
-function validate114(
+function validate145(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3185,14 +3669,14 @@ function validate114(
     }
     if (data.id !== undefined) {
       if (
-        !validate85(data.id, {
+        !validate90(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -3235,14 +3719,14 @@ function validate114(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate73(data2[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -3264,14 +3748,14 @@ function validate114(
     }
     if (data.source !== undefined) {
       if (
-        !validate117(data.source, {
+        !validate148(data.source, {
           instancePath: instancePath + '/source',
           parentData: data,
           parentDataProperty: 'source',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
         errors = vErrors.length;
       }
     }
@@ -3290,11 +3774,11 @@ function validate114(
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
 
-function validate109(
+function validate140(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3348,40 +3832,40 @@ function validate109(
     }
     if (data.target !== undefined) {
       if (
-        !validate110(data.target, {
+        !validate141(data.target, {
           instancePath: instancePath + '/target',
           parentData: data,
           parentDataProperty: 'target',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+        vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
         errors = vErrors.length;
       }
     }
     if (data.start !== undefined) {
       if (
-        !validate105(data.start, {
+        !validate136(data.start, {
           instancePath: instancePath + '/start',
           parentData: data,
           parentDataProperty: 'start',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.removedCount !== undefined) {
       if (
-        !validate105(data.removedCount, {
+        !validate136(data.removedCount, {
           instancePath: instancePath + '/removedCount',
           parentData: data,
           parentDataProperty: 'removedCount',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
@@ -3391,14 +3875,14 @@ function validate109(
         const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate114(data3[i0], {
+            !validate145(data3[i0], {
               instancePath: instancePath + '/inserted/' + i0,
               parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+            vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
             errors = vErrors.length;
           }
         }
@@ -3433,11 +3917,11 @@ function validate109(
     }
     errors++;
   }
-  validate109.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
-function validate104(
+function validate135(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3539,40 +4023,40 @@ function validate104(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate109(data.data, {
+        !validate140(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+        vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
         errors = vErrors.length;
       }
     }
@@ -3591,11 +4075,11 @@ function validate104(
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
-const schema48 = {
+const schema58 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -3605,13 +4089,13 @@ const schema48 = {
     data: { $ref: '#/definitions/TurnRef' },
   },
 };
-const schema49 = {
+const schema59 = {
   type: 'object',
   required: ['turn'],
   properties: { turn: { allOf: [{ $ref: '#/definitions/Count' }] } },
 };
 
-function validate127(
+function validate158(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3635,14 +4119,14 @@ function validate127(
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate136(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
@@ -3661,11 +4145,11 @@ function validate127(
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate158.errors = vErrors;
   return errors === 0;
 }
 
-function validate124(
+function validate155(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3767,40 +4251,40 @@ function validate124(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate127(data.data, {
+        !validate158(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
         errors = vErrors.length;
       }
     }
@@ -3819,11 +4303,11 @@ function validate124(
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
-const schema50 = {
+const schema60 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -3833,7 +4317,7 @@ const schema50 = {
     data: { $ref: '#/definitions/StepRef' },
   },
 };
-const schema51 = {
+const schema61 = {
   type: 'object',
   required: ['turn', 'step'],
   properties: {
@@ -3842,7 +4326,7 @@ const schema51 = {
   },
 };
 
-function validate134(
+function validate165(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3881,27 +4365,27 @@ function validate134(
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate136(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate105(data.step, {
+        !validate136(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
@@ -3920,11 +4404,11 @@ function validate134(
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
 
-function validate131(
+function validate162(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4026,40 +4510,40 @@ function validate131(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate134(data.data, {
+        !validate165(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
         errors = vErrors.length;
       }
     }
@@ -4078,11 +4562,11 @@ function validate131(
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
 
-const schema52 = {
+const schema62 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4093,7 +4577,7 @@ const schema52 = {
   },
 };
 
-function validate139(
+function validate170(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4195,40 +4679,40 @@ function validate139(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate134(data.data, {
+        !validate165(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
         errors = vErrors.length;
       }
     }
@@ -4247,11 +4731,11 @@ function validate139(
     }
     errors++;
   }
-  validate139.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
-const schema53 = {
+const schema63 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4261,7 +4745,7 @@ const schema53 = {
     data: { $ref: '#/definitions/TurnEnd' },
   },
 };
-const schema54 = {
+const schema64 = {
   type: 'object',
   required: ['turn', 'reason'],
   properties: {
@@ -4269,14 +4753,14 @@ const schema54 = {
     reason: { $ref: '#/definitions/TurnEndReason' },
   },
 };
-const schema55 = {
+const schema65 = {
   type: 'object',
   required: ['kind'],
   properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
 };
-const schema56 = { type: 'string' };
+const schema66 = { type: 'string' };
 
-function validate150(
+function validate181(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4297,11 +4781,11 @@ function validate150(
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
 
-function validate149(
+function validate180(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4325,14 +4809,14 @@ function validate149(
     }
     if (data.kind !== undefined) {
       if (
-        !validate150(data.kind, {
+        !validate181(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
           parentDataProperty: 'kind',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+        vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
         errors = vErrors.length;
       }
     }
@@ -4351,11 +4835,11 @@ function validate149(
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate180.errors = vErrors;
   return errors === 0;
 }
 
-function validate147(
+function validate178(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4394,27 +4878,27 @@ function validate147(
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate136(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.reason !== undefined) {
       if (
-        !validate149(data.reason, {
+        !validate180(data.reason, {
           instancePath: instancePath + '/reason',
           parentData: data,
           parentDataProperty: 'reason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+        vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
         errors = vErrors.length;
       }
     }
@@ -4433,11 +4917,11 @@ function validate147(
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
-function validate144(
+function validate175(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4539,40 +5023,40 @@ function validate144(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate147(data.data, {
+        !validate178(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+        vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
         errors = vErrors.length;
       }
     }
@@ -4591,11 +5075,11 @@ function validate144(
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate175.errors = vErrors;
   return errors === 0;
 }
 
-const schema57 = {
+const schema67 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4606,7 +5090,7 @@ const schema57 = {
   },
 };
 
-function validate155(
+function validate186(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4708,40 +5192,40 @@ function validate155(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate114(data.data, {
+        !validate145(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
         errors = vErrors.length;
       }
     }
@@ -4760,11 +5244,11 @@ function validate155(
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
 
-const schema58 = {
+const schema68 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4774,7 +5258,7 @@ const schema58 = {
     data: { $ref: '#/definitions/AssistantChunk' },
   },
 };
-const schema59 = {
+const schema69 = {
   type: 'object',
   required: ['turn', 'step', 'delta'],
   properties: {
@@ -4784,7 +5268,7 @@ const schema59 = {
   },
 };
 
-function validate163(
+function validate194(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4838,40 +5322,40 @@ function validate163(
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate136(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate105(data.step, {
+        !validate136(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.delta !== undefined) {
       if (
-        !validate68(data.delta, {
+        !validate73(data.delta, {
           instancePath: instancePath + '/delta',
           parentData: data,
           parentDataProperty: 'delta',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
     }
@@ -4890,11 +5374,11 @@ function validate163(
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 
-function validate160(
+function validate191(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4996,40 +5480,40 @@ function validate160(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate163(data.data, {
+        !validate194(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+        vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
         errors = vErrors.length;
       }
     }
@@ -5048,11 +5532,11 @@ function validate160(
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
 
-const schema60 = {
+const schema70 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5062,7 +5546,7 @@ const schema60 = {
     data: { $ref: '#/definitions/AssistantReply' },
   },
 };
-const schema61 = {
+const schema71 = {
   type: 'object',
   required: ['message'],
   properties: {
@@ -5070,7 +5554,7 @@ const schema61 = {
     usage: { $ref: '#/definitions/Usage' },
   },
 };
-const schema62 = {
+const schema72 = {
   type: 'object',
   required: ['id', 'role', 'content'],
   properties: {
@@ -5080,7 +5564,7 @@ const schema62 = {
   },
 };
 
-function validate173(
+function validate204(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5134,14 +5618,14 @@ function validate173(
     }
     if (data.id !== undefined) {
       if (
-        !validate85(data.id, {
+        !validate90(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -5184,14 +5668,14 @@ function validate173(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data2[i0], {
+            !validate73(data2[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -5226,13 +5710,13 @@ function validate173(
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-const schema63 = { type: 'object', additionalProperties: true };
+const schema73 = { type: 'object', additionalProperties: true };
 
-function validate177(
+function validate208(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5254,11 +5738,11 @@ function validate177(
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 }
 
-function validate172(
+function validate203(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5282,27 +5766,27 @@ function validate172(
     }
     if (data.message !== undefined) {
       if (
-        !validate173(data.message, {
+        !validate204(data.message, {
           instancePath: instancePath + '/message',
           parentData: data,
           parentDataProperty: 'message',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+        vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
         errors = vErrors.length;
       }
     }
     if (data.usage !== undefined) {
       if (
-        !validate177(data.usage, {
+        !validate208(data.usage, {
           instancePath: instancePath + '/usage',
           parentData: data,
           parentDataProperty: 'usage',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+        vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
         errors = vErrors.length;
       }
     }
@@ -5321,11 +5805,11 @@ function validate172(
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-function validate169(
+function validate200(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5427,40 +5911,40 @@ function validate169(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate172(data.data, {
+        !validate203(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+        vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
         errors = vErrors.length;
       }
     }
@@ -5479,11 +5963,11 @@ function validate169(
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-const schema64 = {
+const schema74 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5493,7 +5977,7 @@ const schema64 = {
     data: { $ref: '#/definitions/ToolCall' },
   },
 };
-const schema65 = {
+const schema75 = {
   type: 'object',
   required: ['turn', 'step', 'id', 'name', 'arguments'],
   properties: {
@@ -5505,7 +5989,7 @@ const schema65 = {
   },
 };
 
-function validate184(
+function validate215(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5589,27 +6073,27 @@ function validate184(
     }
     if (data.turn !== undefined) {
       if (
-        !validate105(data.turn, {
+        !validate136(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate105(data.step, {
+        !validate136(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
@@ -5679,11 +6163,11 @@ function validate184(
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
 
-function validate181(
+function validate212(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5785,40 +6269,40 @@ function validate181(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate184(data.data, {
+        !validate215(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+        vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
         errors = vErrors.length;
       }
     }
@@ -5837,11 +6321,11 @@ function validate181(
     }
     errors++;
   }
-  validate181.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
 
-const schema66 = {
+const schema76 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5851,7 +6335,7 @@ const schema66 = {
     data: { $ref: '#/definitions/ToolResult' },
   },
 };
-const schema67 = {
+const schema77 = {
   type: 'object',
   required: ['toolCallId', 'content', 'isError'],
   properties: {
@@ -5861,7 +6345,7 @@ const schema67 = {
   },
 };
 
-function validate192(
+function validate223(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5936,14 +6420,14 @@ function validate192(
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data1[i0], {
+            !validate73(data1[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -5995,11 +6479,11 @@ function validate192(
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
 
-function validate189(
+function validate220(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6101,40 +6585,40 @@ function validate189(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate192(data.data, {
+        !validate223(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
         errors = vErrors.length;
       }
     }
@@ -6153,11 +6637,11 @@ function validate189(
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-const schema68 = {
+const schema78 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6184,7 +6668,7 @@ const schema68 = {
   },
 };
 
-function validate196(
+function validate227(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6318,27 +6802,27 @@ function validate196(
     }
     if (data.seq !== undefined) {
       if (
-        !validate105(data.seq, {
+        !validate136(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate107(data.time, {
+        !validate138(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
@@ -6376,11 +6860,11 @@ function validate196(
     }
     errors++;
   }
-  validate196.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-function validate103(
+function validate134(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6425,8 +6909,8 @@ function validate103(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate104(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+    if (!validate135(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -6473,8 +6957,8 @@ function validate103(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+      if (!validate155(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -6521,8 +7005,8 @@ function validate103(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate131(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+        if (!validate162(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -6569,8 +7053,8 @@ function validate103(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate139(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+          if (!validate170(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -6617,8 +7101,8 @@ function validate103(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate144(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+            if (!validate175(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -6665,9 +7149,9 @@ function validate103(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate155(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate186(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+                  vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -6715,10 +7199,10 @@ function validate103(
               if (_valid6) {
                 const _errs34 = errors;
                 if (
-                  !validate160(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate191(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+                    vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
                   errors = vErrors.length;
                 }
                 var _valid6 = _errs34 === errors;
@@ -6766,10 +7250,10 @@ function validate103(
                 if (_valid7) {
                   const _errs39 = errors;
                   if (
-                    !validate169(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate200(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+                      vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
                     errors = vErrors.length;
                   }
                   var _valid7 = _errs39 === errors;
@@ -6817,10 +7301,10 @@ function validate103(
                   if (_valid8) {
                     const _errs44 = errors;
                     if (
-                      !validate181(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate212(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+                        vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
                       errors = vErrors.length;
                     }
                     var _valid8 = _errs44 === errors;
@@ -6868,7 +7352,7 @@ function validate103(
                     if (_valid9) {
                       const _errs49 = errors;
                       if (
-                        !validate189(data, {
+                        !validate220(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -6877,8 +7361,8 @@ function validate103(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate189.errors
-                            : vErrors.concat(validate189.errors);
+                            ? validate220.errors
+                            : vErrors.concat(validate220.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs49 === errors;
@@ -6887,7 +7371,7 @@ function validate103(
                     } else {
                       const _errs50 = errors;
                       if (
-                        !validate196(data, {
+                        !validate227(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -6896,8 +7380,8 @@ function validate103(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate196.errors
-                            : vErrors.concat(validate196.errors);
+                            ? validate227.errors
+                            : vErrors.concat(validate227.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs50 === errors;
@@ -7138,11 +7622,11 @@ function validate103(
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
-function validate240(
+function validate280(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7181,27 +7665,27 @@ function validate240(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate103(data.event, {
+        !validate134(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
         errors = vErrors.length;
       }
     }
@@ -7220,12 +7704,12 @@ function validate240(
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate280.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionStatusNotification = validate243;
-const schema70 = {
+export const validateSessionStatusNotification = validate283;
+const schema80 = {
   type: 'object',
   required: ['sessionId', 'status'],
   properties: {
@@ -7233,9 +7717,9 @@ const schema70 = {
     status: { $ref: '#/definitions/SessionStatus' },
   },
 };
-const schema71 = { type: 'string', enum: ['running', 'idle'] };
+const schema81 = { type: 'string', enum: ['running', 'idle'] };
 
-function validate207(
+function validate238(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7261,7 +7745,7 @@ function validate207(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema71.enum },
+      params: { allowedValues: schema81.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -7271,11 +7755,11 @@ function validate207(
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
-function validate243(
+function validate283(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7314,27 +7798,27 @@ function validate243(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate207(data.status, {
+        !validate238(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+        vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
         errors = vErrors.length;
       }
     }
@@ -7353,12 +7837,12 @@ function validate243(
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentStartedNotification = validate246;
-const schema73 = {
+export const validateSubagentStartedNotification = validate286;
+const schema83 = {
   type: 'object',
   required: ['parentSessionId', 'childSessionId'],
   properties: {
@@ -7367,7 +7851,7 @@ const schema73 = {
   },
 };
 
-function validate246(
+function validate286(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7406,27 +7890,27 @@ function validate246(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate55(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate55(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -7445,12 +7929,12 @@ function validate246(
     }
     errors++;
   }
-  validate246.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentFinishedNotification = validate249;
-const schema75 = {
+export const validateSubagentFinishedNotification = validate289;
+const schema85 = {
   type: 'object',
   required: ['provider', 'agentId', 'parentSessionId', 'childSessionId', 'status', 'stopReason'],
   properties: {
@@ -7463,9 +7947,9 @@ const schema75 = {
     lastAssistantMessage: { type: 'array', items: { $ref: '#/definitions/ContentBlock' } },
   },
 };
-const schema76 = { type: 'string', enum: ['ok', 'error'] };
+const schema86 = { type: 'string', enum: ['ok', 'error'] };
 
-function validate223(
+function validate254(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7491,7 +7975,7 @@ function validate223(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema76.enum },
+      params: { allowedValues: schema86.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -7501,13 +7985,13 @@ function validate223(
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-const schema77 = { type: 'string' };
+const schema87 = { type: 'string' };
 
-function validate225(
+function validate256(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7528,11 +8012,11 @@ function validate225(
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-function validate249(
+function validate289(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7665,53 +8149,53 @@ function validate249(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate55(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate55(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate223(data.status, {
+        !validate254(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate225(data.stopReason, {
+        !validate256(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -7721,14 +8205,14 @@ function validate249(
         const len0 = data6.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data6[i0], {
+            !validate73(data6[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
               parentData: data6,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -7763,7 +8247,7 @@ function validate249(
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate289.errors = vErrors;
   return errors === 0;
 }
 
@@ -7781,6 +8265,10 @@ const schema6 = {
     { $ref: '#/definitions/InitializeResponseFrame' },
     { $ref: '#/definitions/SessionPromptRequestFrame' },
     { $ref: '#/definitions/SessionPromptResponseFrame' },
+    { $ref: '#/definitions/SessionInterruptRequestFrame' },
+    { $ref: '#/definitions/SessionInterruptResponseFrame' },
+    { $ref: '#/definitions/SessionCloseRequestFrame' },
+    { $ref: '#/definitions/SessionCloseResponseFrame' },
     { $ref: '#/definitions/ShutdownRequestFrame' },
     { $ref: '#/definitions/ShutdownResponseFrame' },
     { $ref: '#/definitions/SessionEventNotificationFrame' },
@@ -7798,12 +8286,17 @@ const schema6 = {
         model: { type: 'string' },
         reasoningEffort: { type: 'string', minLength: 1 },
         maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+        protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
       },
     },
     InitializeResult: {
       type: 'object',
       required: ['serverInfo'],
-      properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+      properties: {
+        serverInfo: { $ref: '#/definitions/ServerInfo' },
+        protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
+        capabilities: { allOf: [{ $ref: '#/definitions/ServerCapabilities' }] },
+      },
     },
     ServerInfo: {
       type: 'object',
@@ -7811,6 +8304,11 @@ const schema6 = {
       properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
     },
     ServerName: { type: 'string', const: 'deepseek-harness-sdk-runtime' },
+    ServerCapabilities: {
+      type: 'object',
+      additionalProperties: true,
+      properties: { sessionInterrupt: { type: 'boolean' }, sessionClose: { type: 'boolean' } },
+    },
     SessionPromptParams: {
       type: 'object',
       required: ['sessionId', 'contentBlocks'],
@@ -7867,6 +8365,28 @@ const schema6 = {
       required: ['messageId'],
       properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
     },
+    SessionInterruptParams: {
+      type: 'object',
+      required: ['sessionId'],
+      'x-not-object-lacks-required': true,
+      properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+    },
+    SessionInterruptResult: {
+      type: 'object',
+      required: ['found', 'wasRunning'],
+      properties: { found: { type: 'boolean' }, wasRunning: { type: 'boolean' } },
+    },
+    SessionCloseParams: {
+      type: 'object',
+      required: ['sessionId'],
+      'x-not-object-lacks-required': true,
+      properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+    },
+    SessionCloseResult: {
+      type: 'object',
+      required: ['found'],
+      properties: { found: { type: 'boolean' } },
+    },
     ShutdownResult: { type: 'object' },
     SessionEventNotification: {
       type: 'object',
@@ -7914,6 +8434,7 @@ const schema6 = {
       },
     },
     SdkRunStatus: { type: 'string', enum: ['ok', 'error'] },
+    ProtocolVersion: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     SessionId: { type: 'string', minLength: 1 },
     MessageId: { type: 'string', minLength: 1 },
     Count: { type: 'integer', minimum: 0 },
@@ -8329,6 +8850,44 @@ const schema6 = {
         jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
         id: { $ref: '#/definitions/RequestId' },
         result: { $ref: '#/definitions/SessionPromptResult' },
+      },
+    },
+    SessionInterruptRequestFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'method', 'params'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        method: { type: 'string', const: 'session/interrupt' },
+        params: { $ref: '#/definitions/SessionInterruptParams' },
+      },
+    },
+    SessionInterruptResponseFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'result'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        result: { $ref: '#/definitions/SessionInterruptResult' },
+      },
+    },
+    SessionCloseRequestFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'method', 'params'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        method: { type: 'string', const: 'session/close' },
+        params: { $ref: '#/definitions/SessionCloseParams' },
+      },
+    },
+    SessionCloseResponseFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'result'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        result: { $ref: '#/definitions/SessionCloseResult' },
       },
     },
     ShutdownRequestFrame: {
@@ -8871,6 +9430,19 @@ function validate33(
         }
       }
     }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate34(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
     const err11 = {
       instancePath,
@@ -9048,7 +9620,7 @@ function validate30(
   return errors === 0;
 }
 
-const schema13 = {
+const schema14 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9058,7 +9630,7 @@ const schema13 = {
   },
 };
 
-function validate39(
+function validate41(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9082,14 +9654,40 @@ function validate39(
     }
     if (data.serverInfo !== undefined) {
       if (
-        !validate40(data.serverInfo, {
+        !validate42(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate34(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.capabilities !== undefined) {
+      if (
+        !validate47(data.capabilities, {
+          instancePath: instancePath + '/capabilities',
+          parentData: data,
+          parentDataProperty: 'capabilities',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
         errors = vErrors.length;
       }
     }
@@ -9108,11 +9706,11 @@ function validate39(
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
-function validate36(
+function validate38(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9192,14 +9790,14 @@ function validate36(
     }
     if (data.result !== undefined) {
       if (
-        !validate39(data.result, {
+        !validate41(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -9218,11 +9816,11 @@ function validate36(
     }
     errors++;
   }
-  validate36.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
-const schema17 = {
+const schema19 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -9233,7 +9831,7 @@ const schema17 = {
   },
 };
 
-function validate49(
+function validate54(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9272,14 +9870,14 @@ function validate49(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -9304,14 +9902,14 @@ function validate49(
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate52(data1[i0], {
+            !validate57(data1[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
               parentData: data1,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+            vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
             errors = vErrors.length;
           }
         }
@@ -9346,11 +9944,11 @@ function validate49(
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
 
-function validate46(
+function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9478,14 +10076,14 @@ function validate46(
     }
     if (data.params !== undefined) {
       if (
-        !validate49(data.params, {
+        !validate54(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
         errors = vErrors.length;
       }
     }
@@ -9504,11 +10102,11 @@ function validate46(
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
 
-const schema31 = {
+const schema33 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9518,7 +10116,7 @@ const schema31 = {
   },
 };
 
-function validate84(
+function validate89(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9542,14 +10140,14 @@ function validate84(
     }
     if (data.messageId !== undefined) {
       if (
-        !validate85(data.messageId, {
+        !validate90(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -9568,11 +10166,11 @@ function validate84(
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
-function validate81(
+function validate86(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9652,14 +10250,14 @@ function validate81(
     }
     if (data.result !== undefined) {
       if (
-        !validate84(data.result, {
+        !validate89(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+        vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
         errors = vErrors.length;
       }
     }
@@ -9678,11 +10276,875 @@ function validate81(
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-const schema34 = {
+const schema36 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'method', 'params'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    method: { type: 'string', const: 'session/interrupt' },
+    params: { $ref: '#/definitions/SessionInterruptParams' },
+  },
+};
+
+function validate97(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate55(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate97.errors = vErrors;
+  return errors === 0;
+}
+
+function validate94(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.method === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'method' },
+        message: "must have required property '" + 'method' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.params === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'params' },
+        message: "must have required property '" + 'params' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate23(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate25(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.method !== undefined) {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('session/interrupt' !== data2) {
+        const err5 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/const',
+          keyword: 'const',
+          params: { allowedValue: 'session/interrupt' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.params !== undefined) {
+      if (
+        !validate97(data.params, {
+          instancePath: instancePath + '/params',
+          parentData: data,
+          parentDataProperty: 'params',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate94.errors = vErrors;
+  return errors === 0;
+}
+
+const schema38 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'result'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    result: { $ref: '#/definitions/SessionInterruptResult' },
+  },
+};
+
+function validate104(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.wasRunning === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'wasRunning' },
+        message: "must have required property '" + 'wasRunning' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err2 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.wasRunning !== undefined) {
+      if (typeof data.wasRunning !== 'boolean') {
+        const err3 = {
+          instancePath: instancePath + '/wasRunning',
+          schemaPath: '#/properties/wasRunning/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate104.errors = vErrors;
+  return errors === 0;
+}
+
+function validate101(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.result === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'result' },
+        message: "must have required property '" + 'result' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate23(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate25(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.result !== undefined) {
+      if (
+        !validate104(data.result, {
+          instancePath: instancePath + '/result',
+          parentData: data,
+          parentDataProperty: 'result',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate101.errors = vErrors;
+  return errors === 0;
+}
+
+const schema40 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'method', 'params'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    method: { type: 'string', const: 'session/close' },
+    params: { $ref: '#/definitions/SessionCloseParams' },
+  },
+};
+
+function validate110(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate55(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+function validate107(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.method === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'method' },
+        message: "must have required property '" + 'method' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.params === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'params' },
+        message: "must have required property '" + 'params' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate23(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate25(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.method !== undefined) {
+      let data2 = data.method;
+      if (typeof data2 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('session/close' !== data2) {
+        const err5 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/const',
+          keyword: 'const',
+          params: { allowedValue: 'session/close' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.params !== undefined) {
+      if (
+        !validate110(data.params, {
+          instancePath: instancePath + '/params',
+          parentData: data,
+          parentDataProperty: 'params',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate107.errors = vErrors;
+  return errors === 0;
+}
+
+const schema42 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'result'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    result: { $ref: '#/definitions/SessionCloseResult' },
+  },
+};
+
+function validate117(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate117.errors = vErrors;
+  return errors === 0;
+}
+
+function validate114(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.result === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'result' },
+        message: "must have required property '" + 'result' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate23(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate25(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.result !== undefined) {
+      if (
+        !validate117(data.result, {
+          instancePath: instancePath + '/result',
+          parentData: data,
+          parentDataProperty: 'result',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate114.errors = vErrors;
+  return errors === 0;
+}
+
+const schema44 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method'],
   properties: {
@@ -9693,7 +11155,7 @@ const schema34 = {
   },
 };
 
-function validate89(
+function validate120(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9811,7 +11273,7 @@ function validate89(
           instancePath: instancePath + '/params',
           schemaPath: '#/properties/params/type',
           keyword: 'type',
-          params: { type: schema34.properties.params.type },
+          params: { type: schema44.properties.params.type },
           message: 'must be object,null',
         };
         if (vErrors === null) {
@@ -9837,11 +11299,11 @@ function validate89(
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
-const schema35 = {
+const schema45 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -9851,7 +11313,7 @@ const schema35 = {
   },
 };
 
-function validate96(
+function validate127(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9872,11 +11334,11 @@ function validate96(
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
-function validate93(
+function validate124(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9956,14 +11418,14 @@ function validate93(
     }
     if (data.result !== undefined) {
       if (
-        !validate96(data.result, {
+        !validate127(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
         errors = vErrors.length;
       }
     }
@@ -9982,11 +11444,11 @@ function validate93(
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-const schema37 = {
+const schema47 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -9996,7 +11458,7 @@ const schema37 = {
   },
 };
 
-function validate101(
+function validate132(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10035,27 +11497,27 @@ function validate101(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate103(data.event, {
+        !validate134(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+        vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
         errors = vErrors.length;
       }
     }
@@ -10074,11 +11536,11 @@ function validate101(
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-function validate99(
+function validate130(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10178,14 +11640,14 @@ function validate99(
     }
     if (data.params !== undefined) {
       if (
-        !validate101(data.params, {
+        !validate132(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+        vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
         errors = vErrors.length;
       }
     }
@@ -10204,11 +11666,11 @@ function validate99(
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
-const schema69 = {
+const schema79 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10218,7 +11680,7 @@ const schema69 = {
   },
 };
 
-function validate205(
+function validate236(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10257,27 +11719,27 @@ function validate205(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate50(data.sessionId, {
+        !validate55(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate207(data.status, {
+        !validate238(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+        vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
         errors = vErrors.length;
       }
     }
@@ -10296,11 +11758,11 @@ function validate205(
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-function validate203(
+function validate234(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10400,14 +11862,14 @@ function validate203(
     }
     if (data.params !== undefined) {
       if (
-        !validate205(data.params, {
+        !validate236(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+        vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
         errors = vErrors.length;
       }
     }
@@ -10426,11 +11888,11 @@ function validate203(
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-const schema72 = {
+const schema82 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10440,7 +11902,7 @@ const schema72 = {
   },
 };
 
-function validate213(
+function validate244(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10479,27 +11941,27 @@ function validate213(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate55(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate55(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -10518,11 +11980,11 @@ function validate213(
     }
     errors++;
   }
-  validate213.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
-function validate211(
+function validate242(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10622,14 +12084,14 @@ function validate211(
     }
     if (data.params !== undefined) {
       if (
-        !validate213(data.params, {
+        !validate244(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+        vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
         errors = vErrors.length;
       }
     }
@@ -10648,11 +12110,11 @@ function validate211(
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
 
-const schema74 = {
+const schema84 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -10662,7 +12124,7 @@ const schema74 = {
   },
 };
 
-function validate220(
+function validate251(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10795,53 +12257,53 @@ function validate220(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate50(data.parentSessionId, {
+        !validate55(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate50(data.childSessionId, {
+        !validate55(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate223(data.status, {
+        !validate254(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+        vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate225(data.stopReason, {
+        !validate256(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+        vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
         errors = vErrors.length;
       }
     }
@@ -10851,14 +12313,14 @@ function validate220(
         const len0 = data6.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate68(data6[i0], {
+            !validate73(data6[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
               parentData: data6,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -10893,11 +12355,11 @@ function validate220(
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate251.errors = vErrors;
   return errors === 0;
 }
 
-function validate218(
+function validate249(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10997,14 +12459,14 @@ function validate218(
     }
     if (data.params !== undefined) {
       if (
-        !validate220(data.params, {
+        !validate251(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+        vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
         errors = vErrors.length;
       }
     }
@@ -11023,7 +12485,7 @@ function validate218(
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
 
@@ -11052,49 +12514,52 @@ function validate21(
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!validate36(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+        if (!validate51(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+          if (!validate86(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!validate89(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+            if (!validate94(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!validate93(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+              if (!validate101(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors =
+                  vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!validate99(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                if (
+                  !validate107(data, { instancePath, parentData, parentDataProperty, rootData })
+                ) {
                   vErrors =
-                    vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+                    vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -11102,10 +12567,10 @@ function validate21(
                 if (!valid0) {
                   const _errs9 = errors;
                   if (
-                    !validate203(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate114(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+                      vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -11113,10 +12578,10 @@ function validate21(
                   if (!valid0) {
                     const _errs10 = errors;
                     if (
-                      !validate211(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate120(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+                        vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -11124,7 +12589,7 @@ function validate21(
                     if (!valid0) {
                       const _errs11 = errors;
                       if (
-                        !validate218(data, {
+                        !validate124(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -11133,12 +12598,88 @@ function validate21(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate218.errors
-                            : vErrors.concat(validate218.errors);
+                            ? validate124.errors
+                            : vErrors.concat(validate124.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
+                      if (!valid0) {
+                        const _errs12 = errors;
+                        if (
+                          !validate130(data, {
+                            instancePath,
+                            parentData,
+                            parentDataProperty,
+                            rootData,
+                          })
+                        ) {
+                          vErrors =
+                            vErrors === null
+                              ? validate130.errors
+                              : vErrors.concat(validate130.errors);
+                          errors = vErrors.length;
+                        }
+                        var _valid0 = _errs12 === errors;
+                        valid0 = valid0 || _valid0;
+                        if (!valid0) {
+                          const _errs13 = errors;
+                          if (
+                            !validate234(data, {
+                              instancePath,
+                              parentData,
+                              parentDataProperty,
+                              rootData,
+                            })
+                          ) {
+                            vErrors =
+                              vErrors === null
+                                ? validate234.errors
+                                : vErrors.concat(validate234.errors);
+                            errors = vErrors.length;
+                          }
+                          var _valid0 = _errs13 === errors;
+                          valid0 = valid0 || _valid0;
+                          if (!valid0) {
+                            const _errs14 = errors;
+                            if (
+                              !validate242(data, {
+                                instancePath,
+                                parentData,
+                                parentDataProperty,
+                                rootData,
+                              })
+                            ) {
+                              vErrors =
+                                vErrors === null
+                                  ? validate242.errors
+                                  : vErrors.concat(validate242.errors);
+                              errors = vErrors.length;
+                            }
+                            var _valid0 = _errs14 === errors;
+                            valid0 = valid0 || _valid0;
+                            if (!valid0) {
+                              const _errs15 = errors;
+                              if (
+                                !validate249(data, {
+                                  instancePath,
+                                  parentData,
+                                  parentDataProperty,
+                                  rootData,
+                                })
+                              ) {
+                                vErrors =
+                                  vErrors === null
+                                    ? validate249.errors
+                                    : vErrors.concat(validate249.errors);
+                                errors = vErrors.length;
+                              }
+                              var _valid0 = _errs15 === errors;
+                              valid0 = valid0 || _valid0;
+                            }
+                          }
+                        }
+                      }
                     }
                   }
                 }
@@ -11181,6 +12722,11 @@ function validate21(
 export const METHOD_VALIDATORS = {
   initialize: { params: validateInitializeParams, result: validateInitializeResult },
   'session/prompt': { params: validateSessionPromptParams, result: validateSessionPromptResult },
+  'session/interrupt': {
+    params: validateSessionInterruptParams,
+    result: validateSessionInterruptResult,
+  },
+  'session/close': { params: validateSessionCloseParams, result: validateSessionCloseResult },
   shutdown: { params: validateShutdownParams, result: validateShutdownResult },
   'session.event': { params: validateSessionEventNotification, result: null },
   'session.status': { params: validateSessionStatusNotification, result: null },

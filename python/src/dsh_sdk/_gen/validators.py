@@ -61,6 +61,26 @@ def validate_session_prompt_result(value: object) -> list[Violation]:
     return run(_check_session_prompt_result, value)
 
 
+def validate_session_interrupt_params(value: object) -> list[Violation]:
+    """Checks a value of `SessionInterruptParams`; returns every violation, none when it is valid."""
+    return run(_check_session_interrupt_params, value)
+
+
+def validate_session_interrupt_result(value: object) -> list[Violation]:
+    """Checks a value of `SessionInterruptResult`; returns every violation, none when it is valid."""
+    return run(_check_session_interrupt_result, value)
+
+
+def validate_session_close_params(value: object) -> list[Violation]:
+    """Checks a value of `SessionCloseParams`; returns every violation, none when it is valid."""
+    return run(_check_session_close_params, value)
+
+
+def validate_session_close_result(value: object) -> list[Violation]:
+    """Checks a value of `SessionCloseResult`; returns every violation, none when it is valid."""
+    return run(_check_session_close_result, value)
+
+
 def validate_shutdown_params(value: object) -> list[Violation]:
     """Checks the params of a method without params (an object or null); returns every violation, none when it is valid."""
     return run(_check_no_params, value)
@@ -132,6 +152,9 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
                     out.append((p + "/maxTokens", "must be >= 1"))
             if not is_integer(x5):
                 out.append((p + "/maxTokens", "must be integer"))
+        x6 = v.get("protocolVersion", ABSENT)
+        if x6 is not ABSENT:
+            _check_protocol_version(x6, p + "/protocolVersion", out)
     else:
         out.append((p, "must be object"))
 
@@ -143,6 +166,12 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
         x1 = v.get("serverInfo", ABSENT)
         if x1 is not ABSENT:
             _check_server_info(x1, p + "/serverInfo", out)
+        x2 = v.get("protocolVersion", ABSENT)
+        if x2 is not ABSENT:
+            _check_protocol_version(x2, p + "/protocolVersion", out)
+        x3 = v.get("capabilities", ABSENT)
+        if x3 is not ABSENT:
+            _check_server_capabilities(x3, p + "/capabilities", out)
     else:
         out.append((p, "must be object"))
 
@@ -169,6 +198,20 @@ def _check_server_name(v: Any, p: str, out: Out) -> None:
         out.append((p, "must be equal to constant"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+
+
+def _check_server_capabilities(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        x1 = v.get("sessionInterrupt", ABSENT)
+        if x1 is not ABSENT:
+            if not isinstance(x1, bool):
+                out.append((p + "/sessionInterrupt", "must be boolean"))
+        x2 = v.get("sessionClose", ABSENT)
+        if x2 is not ABSENT:
+            if not isinstance(x2, bool):
+                out.append((p + "/sessionClose", "must be boolean"))
+    else:
+        out.append((p, "must be object"))
 
 
 def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
@@ -263,6 +306,60 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
         x1 = v.get("messageId", ABSENT)
         if x1 is not ABSENT:
             _check_message_id(x1, p + "/messageId", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_params(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        x1 = v.get("sessionId", ABSENT)
+        if x1 is not ABSENT:
+            _check_session_id(x1, p + "/sessionId", out)
+    else:
+        out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_result(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "found" not in v:
+            out.append((p + "/found", "must have required property 'found'"))
+        if "wasRunning" not in v:
+            out.append((p + "/wasRunning", "must have required property 'wasRunning'"))
+        x1 = v.get("found", ABSENT)
+        if x1 is not ABSENT:
+            if not isinstance(x1, bool):
+                out.append((p + "/found", "must be boolean"))
+        x2 = v.get("wasRunning", ABSENT)
+        if x2 is not ABSENT:
+            if not isinstance(x2, bool):
+                out.append((p + "/wasRunning", "must be boolean"))
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_params(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        x1 = v.get("sessionId", ABSENT)
+        if x1 is not ABSENT:
+            _check_session_id(x1, p + "/sessionId", out)
+    else:
+        out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        out.append((p, "must be object"))
+
+
+def _check_session_close_result(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "found" not in v:
+            out.append((p + "/found", "must have required property 'found'"))
+        x1 = v.get("found", ABSENT)
+        if x1 is not ABSENT:
+            if not isinstance(x1, bool):
+                out.append((p + "/found", "must be boolean"))
     else:
         out.append((p, "must be object"))
 
@@ -377,6 +474,16 @@ def _check_sdk_run_status(v: Any, p: str, out: Out) -> None:
         out.append((p, "must be equal to one of the allowed values"))
     if not isinstance(v, str):
         out.append((p, "must be string"))
+
+
+def _check_protocol_version(v: Any, p: str, out: Out) -> None:
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < 1 or v != v:
+            out.append((p, "must be >= 1"))
+    if not is_integer(v):
+        out.append((p, "must be integer"))
 
 
 def _check_session_id(v: Any, p: str, out: Out) -> None:
@@ -1401,6 +1508,106 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
         out.append((p, "must be object"))
 
 
+def _check_session_interrupt_request_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "method" not in v:
+            out.append((p + "/method", "must have required property 'method'"))
+        if "params" not in v:
+            out.append((p + "/params", "must have required property 'params'"))
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
+            _check_json_rpc_version(x1, p + "/jsonrpc", out)
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
+            _check_request_id(x2, p + "/id", out)
+        x3 = v.get("method", ABSENT)
+        if x3 is not ABSENT:
+            if x3 != "session/interrupt":
+                out.append((p + "/method", "must be equal to constant"))
+            if not isinstance(x3, str):
+                out.append((p + "/method", "must be string"))
+        x4 = v.get("params", ABSENT)
+        if x4 is not ABSENT:
+            _check_session_interrupt_params(x4, p + "/params", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_response_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "result" not in v:
+            out.append((p + "/result", "must have required property 'result'"))
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
+            _check_json_rpc_version(x1, p + "/jsonrpc", out)
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
+            _check_request_id(x2, p + "/id", out)
+        x3 = v.get("result", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_interrupt_result(x3, p + "/result", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_request_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "method" not in v:
+            out.append((p + "/method", "must have required property 'method'"))
+        if "params" not in v:
+            out.append((p + "/params", "must have required property 'params'"))
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
+            _check_json_rpc_version(x1, p + "/jsonrpc", out)
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
+            _check_request_id(x2, p + "/id", out)
+        x3 = v.get("method", ABSENT)
+        if x3 is not ABSENT:
+            if x3 != "session/close":
+                out.append((p + "/method", "must be equal to constant"))
+            if not isinstance(x3, str):
+                out.append((p + "/method", "must be string"))
+        x4 = v.get("params", ABSENT)
+        if x4 is not ABSENT:
+            _check_session_close_params(x4, p + "/params", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_response_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "result" not in v:
+            out.append((p + "/result", "must have required property 'result'"))
+        x1 = v.get("jsonrpc", ABSENT)
+        if x1 is not ABSENT:
+            _check_json_rpc_version(x1, p + "/jsonrpc", out)
+        x2 = v.get("id", ABSENT)
+        if x2 is not ABSENT:
+            _check_request_id(x2, p + "/id", out)
+        x3 = v.get("result", ABSENT)
+        if x3 is not ABSENT:
+            _check_session_close_result(x3, p + "/result", out)
+    else:
+        out.append((p, "must be object"))
+
+
 def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
@@ -1562,6 +1769,10 @@ def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
             _check_initialize_response_frame,
             _check_session_prompt_request_frame,
             _check_session_prompt_response_frame,
+            _check_session_interrupt_request_frame,
+            _check_session_interrupt_response_frame,
+            _check_session_close_request_frame,
+            _check_session_close_response_frame,
             _check_shutdown_request_frame,
             _check_shutdown_response_frame,
             _check_session_event_notification_frame,
@@ -1763,6 +1974,8 @@ def _check_17(v: Any, p: str, out: Out) -> None:
 PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {
     "initialize": validate_initialize_params,
     "session/prompt": validate_session_prompt_params,
+    "session/interrupt": validate_session_interrupt_params,
+    "session/close": validate_session_close_params,
     "shutdown": validate_shutdown_params,
     "session.event": validate_session_event_notification,
     "session.status": validate_session_status_notification,
@@ -1774,6 +1987,8 @@ PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {
 RESULT_VALIDATORS: Final[Mapping[str, Validator]] = {
     "initialize": validate_initialize_result,
     "session/prompt": validate_session_prompt_result,
+    "session/interrupt": validate_session_interrupt_result,
+    "session/close": validate_session_close_result,
     "shutdown": validate_shutdown_result,
 }
 """The result validator of every request, by wire method name."""

@@ -19,6 +19,8 @@ from dsh_sdk.client.content import (
     to_content_blocks,
 )
 from dsh_sdk.client.errors import (
+    CapabilityName,
+    CapabilityNotSupportedError,
     ClientClosedError,
     RunStage,
     RuntimeExit,
@@ -65,6 +67,8 @@ __all__ = [
     "PYTHON_RUNTIME_COMMAND",
     "PYTHON_RUNTIME_LAUNCHER",
     "REFERENCE_RUNTIME_LAUNCHER",
+    "CapabilityName",
+    "CapabilityNotSupportedError",
     "ClientClosedError",
     "ErrorCode",
     "HarnessClient",

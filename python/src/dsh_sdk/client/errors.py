@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "CapabilityName",
+    "CapabilityNotSupportedError",
     "ClientClosedError",
     "RunStage",
     "RunTimeoutError",
@@ -115,3 +117,26 @@ class RunTimeoutError(TimeoutError):
         self.session_id = session_id
         self.timeout = timeout
         self.stage = stage
+
+
+CapabilityName = Literal["sessionInterrupt", "sessionClose"]
+"""A capability of `initialize`'s result, by its wire name."""
+
+
+class CapabilityNotSupportedError(Exception):
+    """A version 2 method was called on a runtime that did not report its capability (a version 1
+    runtime, or a client that asked for version 1). Raised before anything is sent."""
+
+    capability: CapabilityName
+    method: str
+    protocol_version: int
+    """The protocol version the handshake settled on."""
+
+    def __init__(self, capability: CapabilityName, method: str, protocol_version: int) -> None:
+        super().__init__(
+            f"the runtime did not report the {capability} capability (negotiated protocol "
+            f"version {protocol_version}): {method} was not sent"
+        )
+        self.capability = capability
+        self.method = method
+        self.protocol_version = protocol_version

@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Final
 
+from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION
 from dsh_sdk.runtime.runtime import RuntimeEnd, serve_runtime
 from dsh_sdk.stdio import stdio_streams
 
@@ -58,7 +59,7 @@ def parse_command_line(args: Sequence[str] | None = None) -> argparse.Namespace:
         prog="dsh-sdk-runtime-py",
         description="Serves the DeepSeek Harness SDK protocol on stdin/stdout (logs go to stderr).",
         epilog=f"environment: {CHUNK_DELAY_VARIABLE}: a pause before each assistant/chunk, "
-        f"0 to {MAX_CHUNK_DELAY_MS} ms (default 0)",
+        f"0 to {MAX_CHUNK_DELAY_MS} ms (default 0); an interrupt cuts it short",
     )
     parser.add_argument(
         "--max-tokens-is-success",
@@ -66,7 +67,24 @@ def parse_command_line(args: Sequence[str] | None = None) -> argparse.Namespace:
         help='report a child agent that stops with max-tokens as status "ok" '
         '(default: only "completed" is "ok")',
     )
+    parser.add_argument(
+        "--protocol-version",
+        type=_protocol_version,
+        default=LATEST_PROTOCOL_VERSION,
+        metavar="N",
+        help=f"play protocol version N, 1 to {LATEST_PROTOCOL_VERSION} "
+        f"(default {LATEST_PROTOCOL_VERSION}); 1 behaves exactly as a version 1 runtime "
+        "(for compatibility tests)",
+    )
     return parser.parse_args(args)
+
+
+def _protocol_version(raw: str) -> int:
+    if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= LATEST_PROTOCOL_VERSION:
+        return int(raw)
+    raise argparse.ArgumentTypeError(
+        f"{raw}: expected an integer from 1 to {LATEST_PROTOCOL_VERSION}"
+    )
 
 
 def _configure_logging() -> None:
@@ -87,6 +105,7 @@ async def _serve(command_line: argparse.Namespace) -> RuntimeEnd:
             _log,
             chunk_delay=chunk_delay,
             max_tokens_is_success=command_line.max_tokens_is_success,
+            protocol_version=command_line.protocol_version,
         )
     finally:
         # The frames were flushed: let go of the copy of stdout (a pipe's writer closes it).

@@ -10,11 +10,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION
 from dsh_sdk._gen.peers import serve_harness_sdk
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.inbound_handlers import describe_error
 from dsh_sdk.line_reader import ByteSource
 from dsh_sdk.line_writer import LineOutput
+from dsh_sdk.peer_support import PeerTransport
 from dsh_sdk.runtime.adapters.echo_adapter import EchoAdapter
 from dsh_sdk.runtime.adapters.model_adapter import ModelAdapter
 from dsh_sdk.runtime.attachment_store import AttachmentStore
@@ -22,6 +24,7 @@ from dsh_sdk.runtime.notifier import NotifierGate, RuntimeStoppedError
 from dsh_sdk.runtime.server import RuntimeServer, RuntimeServerOptions
 from dsh_sdk.runtime.session import Session, SessionRegistry
 from dsh_sdk.transport import JsonRpcLineTransport
+from dsh_sdk.version_gate import PlayingVersion
 
 __all__ = ["RuntimeEnd", "describe_diagnostic", "serve_runtime"]
 
@@ -44,6 +47,7 @@ async def serve_runtime(
     chunk_delay: float = 0.0,
     max_tokens_is_success: bool = False,
     flush_timeout: float = DEFAULT_FLUSH_TIMEOUT,
+    protocol_version: int = LATEST_PROTOCOL_VERSION,
 ) -> RuntimeEnd:
     """Serves the protocol on `input`/`output` until `shutdown`, the end of the input, or a broken
     output, and returns which of them it was once the output has been flushed.
@@ -52,7 +56,9 @@ async def serve_runtime(
     written to `output`. `adapters` default to the echo adapter, `store` to the store shared with
     the TypeScript runtime; `chunk_delay` (seconds) pauses before each `assistant/chunk`;
     `max_tokens_is_success` reports a child's `max-tokens` stop as `status: "ok"` (default: only
-    `completed` is `ok`, as in the original without its deployment option).
+    `completed` is `ok`, as in the original without its deployment option); `protocol_version`
+    below the latest plays that older runtime exactly (later methods `-32601`, later params
+    members unknown).
     """
     # The transport stops writing when its input ends, but the runtime still owes frames then:
     # it reads through a feed that reports the end only after those frames were sent.
@@ -73,6 +79,7 @@ async def serve_runtime(
         store=store,
         chunk_delay=chunk_delay,
         max_tokens_is_success=max_tokens_is_success,
+        protocol_version=protocol_version,
         on_shutdown=lambda: finish("shutdown"),
     )
 
@@ -114,6 +121,7 @@ def _create_server(
     store: AttachmentStore | None,
     chunk_delay: float,
     max_tokens_is_success: bool,
+    protocol_version: int,
     on_shutdown: Callable[[], None],
 ) -> RuntimeServer:
     """The server and its sessions, bound to the transport through the generated bindings."""
@@ -139,8 +147,11 @@ def _create_server(
             on_shutdown=shut_down,
         )
     )
-    serve_harness_sdk(transport, server)
-    notifier.bind(transport)
+    served: PeerTransport = transport
+    if protocol_version < LATEST_PROTOCOL_VERSION:
+        served = PlayingVersion(transport, protocol_version)
+    serve_harness_sdk(served, server)
+    notifier.bind(served)
     return server
 
 
