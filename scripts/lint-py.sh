@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Python lint: ruff (lint + format check) and mypy --strict over the whole package, _gen included.
 set -euo pipefail
-cd "$(dirname "$0")/../python"
+source "$(dirname "$0")/lib/tools.sh"
+cd "$repo_root/python"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

@@ -1,45 +1,65 @@
 #!/usr/bin/env bash
-# Installs everything the project needs on a fresh machine: pnpm (pinned), node modules,
-# the Python venv with the package and its pinned dev tools, and datamodel-code-generator through pipx.
+# Installs everything the project needs on a fresh machine, all of it inside the checkout:
+# the pinned pnpm (.tools/bin), node modules, the Python venv (python/.venv) with the package and
+# its pinned dev tools, and datamodel-code-generator through a pinned pipx (.tools/pipx).
+# Needs only node (with npm) and python3 (>= 3.10) on PATH. A second run installs nothing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib/tools.sh"
+cd "$repo_root"
+say() { echo "setup: $*"; }
+# Runs an installer, showing its output only when it fails.
+quietly() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; return 1; fi
+  rm -f "$log"
+}
+pin() { node -p "require('./codegen/package.json').pythonTools['$1']"; }
+mkdir -p "$tools_dir/bin"
 
 pnpm_version=$(node -p "require('./package.json').packageManager.split('@')[1]")
-if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
-  echo "setup: installing pnpm@$pnpm_version"
-  npm install -g "pnpm@$pnpm_version" >/dev/null
+if [ "$("$tools_dir/bin/pnpm" --version 2>/dev/null || true)" != "$pnpm_version" ]; then
+  say "installing pnpm@$pnpm_version into .tools"
+  quietly npm install --no-save --no-package-lock --prefix "$pnpm_prefix" "pnpm@$pnpm_version"
+  ln -sf "$pnpm_prefix/node_modules/pnpm/bin/pnpm.cjs" "$tools_dir/bin/pnpm"
 fi
 
 if [ "${CI:-}" = "true" ]; then pnpm install --frozen-lockfile; else pnpm install; fi
 
 python=${PYTHON:-python3}
 if [ ! -x python/.venv/bin/python ]; then
-  echo "setup: creating python/.venv"
+  say "creating python/.venv with $("$python" --version)"
   "$python" -m venv python/.venv
 fi
-python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r python/requirements-dev.txt
-python/.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e python
+pip() { "$1" -m pip install --quiet --disable-pip-version-check "${@:2}"; }
+pip python/.venv/bin/python -r python/requirements-dev.txt
+pip python/.venv/bin/python --no-deps -e python
+bash scripts/setup-chromium.sh  # headless Chromium for the browser tests of packages/cli
 
-# datamodel-code-generator runs through pipx at the version pinned in codegen/package.json.
-dmcg_version=$(node -p "require('./codegen/package.json').pythonTools['datamodel-code-generator']")
-if ! command -v pipx >/dev/null 2>&1; then
-  "$python" -m pip install --quiet --disable-pip-version-check --user pipx
-  export PATH="$HOME/.local/bin:$PATH"
+# datamodel-code-generator runs through pipx, both at the versions pinned in codegen/package.json.
+pipx_version=$(pin pipx)
+if [ "$("$pipx_venv/bin/python" -m pipx --version 2>/dev/null || true)" != "$pipx_version" ]; then
+  say "installing pipx==$pipx_version into .tools"
+  [ -x "$pipx_venv/bin/python" ] || "$python" -m venv "$pipx_venv"
+  pip "$pipx_venv/bin/python" "pipx==$pipx_version"
 fi
-pipx_bin=$(pipx environment --value PIPX_BIN_DIR)
-if [ "$("$pipx_bin/datamodel-codegen" --version 2>/dev/null || true)" != "datamodel-codegen $dmcg_version" ]; then
-  echo "setup: installing datamodel-code-generator==$dmcg_version with pipx"
-  pipx install --force "datamodel-code-generator==$dmcg_version" >/dev/null
+pipx() { "$pipx_venv/bin/python" -m pipx "$@"; }
+dmcg_version=$(pin datamodel-code-generator)
+if [ "$("$PIPX_BIN_DIR/datamodel-codegen" --version 2>/dev/null || true)" != "datamodel-codegen $dmcg_version" ]; then
+  say "installing datamodel-code-generator==$dmcg_version with pipx"
+  quietly pipx install --force "datamodel-code-generator==$dmcg_version"
 fi
 # It formats its output with black and isort: pin them too, so models.py is the same everywhere.
-formatters=$(node -p "const t = require('./codegen/package.json').pythonTools; ['black', 'isort'].map((n) => n + '==' + t[n]).join(' ')")
-dmcg_python="$(pipx environment --value PIPX_LOCAL_VENVS)/datamodel-code-generator/bin/python"
+formatters="black==$(pin black) isort==$(pin isort)"
+dmcg_python="$PIPX_HOME/venvs/datamodel-code-generator/bin/python"
 installed=$("$dmcg_python" -c "import importlib.metadata as m; print(' '.join(n + '==' + m.version(n) for n in ('black', 'isort')))" 2>/dev/null || true)
 if [ "$installed" != "$formatters" ]; then
-  echo "setup: pinning $formatters for datamodel-code-generator"
-  pipx inject --force datamodel-code-generator $formatters >/dev/null 2>&1
+  say "pinning $formatters for datamodel-code-generator"
+  # shellcheck disable=SC2086 # two requirement specifiers
+  quietly pipx inject --force datamodel-code-generator $formatters
 fi
+
 # Build the TypeScript packages from the committed generated files (no regeneration here, so a
 # stale file still fails generate:check), so the bin/ launchers work right after set-up.
 pnpm -s -r --filter "./packages/*" run build
-echo "setup: done"
+say "done (pnpm, pipx and datamodel-codegen are in .tools/; add .tools/bin to PATH to type pnpm yourself)"

@@ -10,6 +10,7 @@ import {
 } from './frames.mjs';
 import * as c from './competitors.mjs';
 import * as rt from './roundtrip.mjs';
+import { proxyLatencyScenario } from './proxy-latency.mjs';
 
 const quick = process.argv.includes('--quick');
 const rounds = quick ? 3 : 7;
@@ -98,3 +99,4 @@ await bigFrameScenario(8);
 await bigFrameScenario(16);
 await roundTripScenario(quick ? 2_000 : 10_000, 1);
 await roundTripScenario(quick ? 10_000 : 50_000, 64);
+await proxyLatencyScenario({ rounds, count: quick ? 500 : 2_000, bytes: 1_200 });

@@ -1,69 +1,74 @@
-// CLI: load → validate → model → emitters → write, or --check (compare in memory), or --summary.
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// CLI: `idl-gen <command> [options]`. Each command parses its own options strictly (node:util).
+import { breakingCommand } from './cli/breaking-command.js';
+import type { Command } from './cli/command.js';
+import { UsageError, parseCommandArgs } from './cli/command.js';
+import { generateCommand } from './cli/generate-command.js';
+import { releaseCommand } from './cli/release-command.js';
+import { summaryCommand } from './cli/summary-command.js';
 import { IdlError } from './idl/source.js';
-import { loadIdlFile } from './idl/load.js';
-import { renderAll } from './render.js';
-import { findDrift, writeOutputs } from './printer/write.js';
-import { GENERATED_LOCATIONS } from './emit/registry.js';
-import { REGENERATE_COMMAND } from './printer/generated-file.js';
-import { describeModel } from './summary.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const COMMANDS: readonly Command[] = [
+  generateCommand,
+  summaryCommand,
+  releaseCommand,
+  breakingCommand,
+];
 
-async function main(argv: string[]): Promise<number> {
-  const isCheck = argv.includes('--check');
-  const idlPath = resolve(repoRoot, optionValue(argv, '--idl') ?? 'protocol.idl.json');
-  const root = resolve(optionValue(argv, '--root') ?? repoRoot);
-  const model = loadIdlFile(idlPath, 'protocol.idl.json');
-  if (argv.includes('--summary')) {
-    process.stdout.write(describeModel(model));
+const USAGE = `Usage: idl-gen <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Run \`idl-gen <command> --help\` for a command's options.
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h') {
+    process.stdout.write(USAGE);
     return 0;
   }
-  const outputs = await renderAll(model, root);
-  if (isCheck) {
-    const drift = findDrift(root, outputs, GENERATED_LOCATIONS);
-    if (drift.length === 0) {
-      process.stdout.write(
-        `generate:check: ${outputs.length} generated files match protocol.idl.json\n`,
-      );
-      return 0;
-    }
-    for (const d of drift) process.stderr.write(`\n${d.diff}`);
+  if (name === undefined) throw new UsageError('missing command', null);
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UsageError(describeUnknown(name), null);
+  const values = parseCommandArgs(command, rest);
+  if (values['help'] === true) {
+    process.stdout.write(command.help);
+    return 0;
+  }
+  return command.run(values);
+}
+
+function describeUnknown(name: string): string {
+  if (!name.startsWith('-'))
+    return `unknown command '${name}' (commands: ${COMMANDS.map((c) => c.name).join(', ')})`;
+  const owners = COMMANDS.filter((c) => name.slice(2) in c.options).map(
+    (c) => `idl-gen ${c.name} ${name}`,
+  );
+  return `unknown option '${name}'${owners.length > 0 ? `; did you mean ${owners.join(' or ')}?` : ' before the command'}`;
+}
+
+function reportFailure(error: unknown): number {
+  if (error instanceof UsageError) {
+    const help = error.command ? `idl-gen ${error.command} --help` : 'idl-gen --help';
     process.stderr.write(
-      `\ngenerate:check: ${drift.length} generated file(s) do not match protocol.idl.json:\n` +
-        drift.map((d) => `  ${d.kind.padEnd(7)} ${d.path}\n`).join('') +
-        `Run \`${REGENERATE_COMMAND}\` and commit the result.\n`,
+      `idl-gen${error.command ? ` ${error.command}` : ''}: ${error.message}\nRun \`${help}\` for usage.\n`,
+    );
+    return 2;
+  }
+  if (error instanceof IdlError) {
+    process.stderr.write(
+      `${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`,
     );
     return 1;
   }
-  const written = writeOutputs(root, outputs, GENERATED_LOCATIONS);
-  const summary = written
-    .map((d) => `  ${d.kind === 'stale' ? 'deleted' : 'wrote'} ${d.path}`)
-    .join('\n');
-  process.stdout.write(
-    `generate: ${outputs.length} files, ${written.length} changed\n${summary}${summary ? '\n' : ''}`,
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
-  return 0;
-}
-
-function optionValue(argv: string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
+  return 1;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof IdlError) {
-      process.stderr.write(
-        `${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`,
-      );
-    } else {
-      process.stderr.write(
-        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-    }
-    process.exit(1);
-  },
+  (error: unknown) => process.exit(reportFailure(error)),
 );

@@ -3,6 +3,7 @@ import { format, resolveConfig } from 'prettier';
 import { join } from 'node:path';
 import type { Model } from './idl/model.js';
 import type { OutputFile } from './printer/generated-file.js';
+import { listReleasedVersions } from './release/released-files.js';
 import { buildSchemaBundle } from './schema/bundle.js';
 import { EMITTERS } from './emit/registry.js';
 
@@ -15,8 +16,10 @@ const PRETTIER_PARSER: Partial<Record<OutputFile['language'], string>> = {
 
 export async function renderAll(model: Model, root: string): Promise<OutputFile[]> {
   const bundle = buildSchemaBundle(model);
+  const releases = listReleasedVersions(root);
   const outputs: OutputFile[] = [];
-  for (const emitter of EMITTERS) outputs.push(...(await emitter.emit({ model, bundle })));
+  for (const emitter of EMITTERS)
+    outputs.push(...(await emitter.emit({ model, bundle, releases })));
   const config = (await resolveConfig(join(root, 'package.json'))) ?? {};
   return Promise.all(outputs.map((o) => formatOutput(o, config)));
 }

@@ -13,7 +13,7 @@ let copy = '';
 function runGenerator(...args: string[]) {
   const result = spawnSync(
     process.execPath,
-    [cli, '--root', copy, '--idl', join(copy, 'protocol.idl.json'), ...args],
+    [cli, 'generate', '--root', copy, '--idl', join(copy, 'protocol.idl.json'), ...args],
     {
       encoding: 'utf8',
     },
@@ -27,6 +27,7 @@ beforeAll(() => {
     'protocol.idl.json',
     'package.json',
     '.prettierrc.json',
+    'protocol/released',
     ...GENERATED_LOCATIONS.folders,
     ...GENERATED_LOCATIONS.files,
   ]) {

@@ -36,7 +36,8 @@ describe('loading the IDL', () => {
       'clock.tick',
     ]);
     const real = loadIdlFile(new URL('../../protocol.idl.json', import.meta.url).pathname);
-    expect(real.methods).toHaveLength(7);
+    expect(real.methods).toHaveLength(9);
+    expect(real.sequences.map((q) => q.name)).toContain('interruptTurn');
   });
 
   it.each([
@@ -162,6 +163,54 @@ describe('loading the IDL', () => {
     ],
     ['title-in-type', '/types/Tick/title', '"title"', 2, /not allowed here/, /title is its name/],
     [
+      'since-above-protocol-version',
+      '/methods/1/since',
+      '"since": 2',
+      1,
+      /since 2 is above meta\.protocolVersion \(1\)/,
+      /raise \/meta\/protocolVersion to 2/,
+    ],
+    [
+      'required-member-since',
+      '/types/PingParams/properties/count/x-since',
+      '"x-since": 2',
+      1,
+      /new in version 2 but required/,
+      /remove "count" from "required"/,
+    ],
+    [
+      'known-value-since-above',
+      '/vocabulary/Color/x-known-values/blue/since',
+      '"since": 3',
+      1,
+      /since 3 is above meta\.protocolVersion \(2\)/,
+      /raise \/meta\/protocolVersion to 3/,
+    ],
+    [
+      'deprecated-without-reason',
+      '/methods/0/deprecated/reason',
+      '"deprecated"',
+      1,
+      /missing required member "reason"/,
+      /add "reason"/,
+    ],
+    [
+      'deprecated-member-without-reason',
+      '/types/PingResult/properties/pongs/x-deprecated/reason',
+      '"x-deprecated"',
+      1,
+      /missing required member "reason"/,
+      /add "reason"/,
+    ],
+    [
+      'lacks-required-on-string',
+      '/vocabulary/Color/x-not-object-lacks-required',
+      '"x-not-object-lacks-required"',
+      1,
+      /not an object with required members/,
+      /object type with "required"/,
+    ],
+    [
       'notification-with-result',
       '/methods/1/result',
       '"result": "PingResult"',
@@ -182,6 +231,78 @@ describe('loading the IDL', () => {
       expect(error.message).toContain('fix: ');
     },
   );
+
+  it.each([
+    ['/sequences/0/steps/0/request', '"request": "pong"', /unknown method "pong"/, /wire name/],
+    [
+      '/sequences/0/steps/1/notification',
+      '"notification": "clock.tick", "members"',
+      /new in version 2, but the sequence shows version 1/,
+      /"since" to 2/,
+    ],
+    ['/sequences/0/steps/1/members/0', '"when"', /Tick has no member "when"/, /use one of: at/],
+    [
+      '/sequences/0/steps/2/values/count',
+      '"count": "many"',
+      /"many" is not a value of "count": it is an integer/,
+      /a value the member accepts/,
+    ],
+    [
+      '/sequences/0/steps/3/note',
+      '"note": "then clock.tick comes"',
+      /the text names "clock.tick"/,
+      /as steps/,
+    ],
+    [
+      '/sequences/0/steps/4/result',
+      '"result": "clock.tick"',
+      /is a notification, not a request/,
+      /"notification"/,
+    ],
+  ])('checks sequences: %s', (pointer, marker, message, hint) => {
+    const error = loadError('bad-sequences');
+    const problem = error.problems.find((p) => p.pointer === pointer && message.test(p.message));
+    expect(problem, error.message).toBeDefined();
+    expect(problem?.hint).toMatch(hint);
+    const { line, column } = positionOf('bad-sequences', marker);
+    expect({ line: problem?.line, column: problem?.column }).toEqual({ line, column });
+  });
+
+  it('reads sequences into the model', () => {
+    const [sequence] = loadIdlFile(fixture('sequenced')).sequences;
+    expect(sequence?.since).toBe(2);
+    expect(sequence?.steps.map((s) => s.kind)).toEqual(['request', 'result', 'opt', 'note']);
+    expect(sequence?.steps[0]).toEqual({
+      kind: 'request',
+      method: 'ping',
+      members: [],
+      values: [['count', 2]],
+      note: null,
+    });
+  });
+
+  it('reads protocol versions, since and deprecated into the model', () => {
+    const model = loadIdlFile(fixture('versioned'));
+    expect(model.meta.protocolVersion).toBe(2);
+    expect(loadIdlFile(fixture('minimal')).meta.protocolVersion).toBe(1);
+    const [ping, tick] = model.methods;
+    expect([ping?.since, ping?.deprecated]).toEqual([1, null]);
+    expect([tick?.since, tick?.deprecated]).toEqual([
+      2,
+      { reason: 'Clocks drift.', replacement: null },
+    ]);
+    const shape = model.types.find((t) => t.name === 'PingParams')?.fields[1];
+    expect([shape?.since, shape?.deprecated?.reason]).toEqual([2, 'Shapes are out.']);
+    expect(model.types.find((t) => t.name === 'Color')?.values).toEqual([
+      { value: 'red', description: 'Red.', since: 1, deprecated: null },
+      {
+        value: 'blue',
+        description: 'Blue.',
+        since: 2,
+        deprecated: { reason: 'Looks like red on old screens.', replacement: 'red' },
+      },
+    ]);
+  });
 
   it('reports invalid JSON with the line of the syntax error', () => {
     const error = loadError('not-json');

@@ -115,7 +115,8 @@ describe('py-peers on the minimal fixture', () => {
     expect(block(lines, '    async def notify_tick(self, params: Tick) -> None:')).toEqual([
       '    async def notify_tick(self, params: Tick) -> None:',
       '        """Sends `clock.tick`. Time passed."""',
-      '        await self._transport.notify(Method.TICK, encode(params))',
+      // Through the notifier's `send`: the server peer's is its transport's `notify`.
+      '        await self._send(Method.TICK, encode(params))',
     ]);
   });
 

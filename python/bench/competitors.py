@@ -11,6 +11,10 @@ from dsh_sdk import jsonlib
 from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
+    SessionCloseParams,
+    SessionCloseResult,
+    SessionInterruptParams,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
     ShutdownResult,
@@ -162,6 +166,16 @@ class _PromptHandlers:
     ) -> SessionPromptResult:
         self._done.set_result(len(params.content_blocks))
         return SessionPromptResult(message_id="m")
+
+    async def session_interrupt(
+        self, params: SessionInterruptParams, context: RequestContext
+    ) -> SessionInterruptResult:
+        raise AssertionError("unexpected session/interrupt")
+
+    async def session_close(
+        self, params: SessionCloseParams, context: RequestContext
+    ) -> SessionCloseResult:
+        raise AssertionError("unexpected session/close")
 
     async def shutdown(self, context: RequestContext) -> ShutdownResult:
         raise AssertionError("unexpected shutdown")

@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from dsh_sdk.client import HarnessClient
-from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RuntimeConnection
+from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, TS_BUILT, RuntimeConnection
+
+
+@pytest.fixture(autouse=True)
+def _typescript_side_is_built(request: pytest.FixtureRequest) -> None:
+    """A test marked `needs_ts` fails, never skips, when the TypeScript runtime is not built: a
+    parity test that silently does not run proves nothing."""
+    if request.node.get_closest_marker("needs_ts") is not None and not TS_BUILT:
+        pytest.fail("the TypeScript runtime is not built: run `bash scripts/setup.sh` first")
 
 
 class Runtimes:

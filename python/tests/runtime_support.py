@@ -42,9 +42,9 @@ RUNTIME_COMMANDS: Final[Mapping[str, tuple[str, ...]]] = {
 }
 """The reference runtimes by id, each through its launcher."""
 
-needs_ts: Final = pytest.mark.skipif(
-    not TS_BUILT, reason="the TypeScript runtime is not built (run `pnpm -s build`)"
-)
+needs_ts: Final = pytest.mark.needs_ts
+"""Marks a test that drives the TypeScript runtime: it fails (never skips) when that is not built
+(see `conftest.py`)."""
 RUNTIME_IDS: Final = [pytest.param("py"), pytest.param("ts", marks=needs_ts)]
 """Parametrize with these to run a test against both reference runtimes."""
 

@@ -21,6 +21,7 @@ from dsh_sdk._gen.models import (
     TextBlock,
 )
 from dsh_sdk.client import (
+    ClientClosedError,
     HarnessClient,
     HarnessNotification,
     RuntimeExitedError,
@@ -272,12 +273,18 @@ async def test_the_shutdown_ladder_climbs_until_the_runtime_is_gone(
     ][: len(outcomes)]
 
 
-async def test_a_run_in_flight_when_the_runtime_is_shut_down_fails(clients: Clients) -> None:
+async def test_a_run_in_flight_when_the_client_shuts_down_fails_with_client_closed(
+    clients: Clients,
+) -> None:
     client = await clients.spawn(env={CHUNK_DELAY: "50"})
     run = asyncio.ensure_future(client.run("x" * 400, session_id="late"))
     await asyncio.sleep(0.3)
     report = await client.shutdown()
     assert report.ended_by == "shutdown-request"
-    with pytest.raises(RuntimeExitedError) as caught:
+    # The client ended the run; the runtime's clean exit is kept as the cause.
+    with pytest.raises(ClientClosedError) as caught:
         await asyncio.wait_for(run, GENEROUS)
-    assert caught.value.exit_code == 0
+    assert isinstance(caught.value.__cause__, RuntimeExitedError)
+    assert caught.value.__cause__.exit_code == 0
+    with pytest.raises(ClientClosedError):
+        await client.run("after")

@@ -97,3 +97,77 @@ def test_the_delegate_run_reports_its_child(reports: dict[str, dict[str, Any]]) 
 def test_every_cell_shuts_down_cleanly(reports: dict[str, dict[str, Any]]) -> None:
     for name, report in reports.items():
         assert report["shutdown"] == {"endedBy": "shutdown-request", "exitCode": 0}, name
+
+
+# --- the version axis ------------------------------------------------------------------------
+
+VERSION_PAIRS = {
+    "v2 client x v1 runtime": ("2", "1"),
+    "v1 client x v2 runtime": ("1", "2"),
+    "v2 client x v2 runtime": ("2", "2"),
+}
+"""Client and runtime protocol versions: a version 1 client sends no `protocolVersion`; a
+version 1 runtime runs with `--protocol-version 1`."""
+
+
+def run_version_cell(client: str, runtime: Path, versions: tuple[str, str]) -> dict[str, Any]:
+    if client == "ts-client":
+        node = shutil.which("node")
+        assert node, "the TypeScript cells need node on PATH"
+        command = [node, str(REPO / "interop/ts-cell.mjs")]
+    else:
+        command = [sys.executable, str(REPO / "interop/py_cell.py")]
+    command += ["--versions", str(runtime), *versions]
+    done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO, check=False)
+    assert done.returncode == 0, f"{client} x {runtime.name} {versions}:\n{done.stderr.decode()}"
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+@pytest.fixture(scope="module")
+def version_reports() -> dict[str, dict[str, dict[str, Any]]]:
+    return {
+        pair: {
+            f"{client} x {name}": run_version_cell(client, launcher, versions)
+            for client in ("ts-client", "py-client")
+            for name, launcher in RUNTIMES.items()
+        }
+        for pair, versions in VERSION_PAIRS.items()
+    }
+
+
+@pytest.mark.parametrize("pair", VERSION_PAIRS)
+def test_every_language_cell_agrees_on_each_version_pair(
+    version_reports: dict[str, dict[str, dict[str, Any]]], pair: str
+) -> None:
+    (first_name, first), *others = version_reports[pair].items()
+    for name, report in others:
+        assert report == first, f"{pair}: {name} differs from {first_name}"
+
+
+@pytest.mark.parametrize("pair", ["v2 client x v1 runtime", "v1 client x v2 runtime"])
+def test_below_version_2_on_either_side_nothing_is_interrupted_or_sent(
+    version_reports: dict[str, dict[str, dict[str, Any]]], pair: str
+) -> None:
+    report = next(iter(version_reports[pair].values()))
+    assert (report["protocolVersion"], report["capabilities"]) == (1, {})
+    assert report["cancelledRun"] == {
+        "interrupted": False,
+        "finishReason": None,
+        "cannotInterrupt": True,
+    }
+    assert report["interrupt"] == {"refused": "sessionInterrupt"}
+    assert report["close"] == {"refused": "sessionClose"}
+    assert report["laterRun"] == {"finalResponse": "Echo: after", "finishReason": "completed"}
+
+
+def test_version_2_on_both_sides_interrupts_and_closes(
+    version_reports: dict[str, dict[str, dict[str, Any]]],
+) -> None:
+    report = next(iter(version_reports["v2 client x v2 runtime"].values()))
+    assert report["protocolVersion"] == 2
+    assert report["capabilities"] == {"sessionInterrupt": True, "sessionClose": True}
+    assert report["cancelledRun"] == {"interrupted": True, "finishReason": "aborted"}
+    assert report["interrupt"] == {"result": {"found": True, "wasRunning": False}}
+    assert report["close"] == {"result": {"found": True}}
+    assert report["shutdown"] == {"endedBy": "shutdown-request", "exitCode": 0}

@@ -28,6 +28,8 @@ from dsh_sdk._gen.constants import MAX_NESTING_DEPTH, MAX_SAFE_INTEGER, SERVER_N
 from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
+    SessionCloseResult,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
     ShutdownResult,
@@ -268,6 +270,12 @@ class Handlers:
             {"line": context.line, "method": "session/prompt", "params": codec.encode(params)}
         )
         return codec.decode(SessionPromptResult, {"messageId": "m-1"})
+
+    async def session_interrupt(self, params: Any, context: RequestContext) -> Any:
+        return codec.decode(SessionInterruptResult, {"found": False, "wasRunning": False})
+
+    async def session_close(self, params: Any, context: RequestContext) -> Any:
+        return codec.decode(SessionCloseResult, {"found": False})
 
     async def shutdown(self, context: RequestContext) -> Any:
         self.received.append({"line": context.line, "method": "shutdown", "params": None})

@@ -14,6 +14,10 @@ from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
     ServerInfo,
+    SessionCloseParams,
+    SessionCloseResult,
+    SessionInterruptParams,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
     SessionStatusNotification,
@@ -274,6 +278,18 @@ class Handlers:
         self, params: SessionPromptParams, context: RequestContext
     ) -> SessionPromptResult:
         result: SessionPromptResult = self._answer("session/prompt", params)
+        return result
+
+    async def session_interrupt(
+        self, params: SessionInterruptParams, context: RequestContext
+    ) -> SessionInterruptResult:
+        result: SessionInterruptResult = self._answer("session/interrupt", params)
+        return result
+
+    async def session_close(
+        self, params: SessionCloseParams, context: RequestContext
+    ) -> SessionCloseResult:
+        result: SessionCloseResult = self._answer("session/close", params)
         return result
 
     async def shutdown(self, context: RequestContext) -> ShutdownResult:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from conftest import Runtimes
 from dsh_sdk._gen.models import (
     AssistantMessageEvent,
@@ -16,7 +20,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client import HarnessNotification, text_of
 from dsh_sdk.codec import encode
-from runtime_support import RuntimeConnection
+from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS, RuntimeConnection
 
 
 def outline(runtime: RuntimeConnection) -> list[str]:
@@ -140,3 +144,38 @@ async def test_counts_children_per_parent_session(runtimes: Runtimes) -> None:
     calls = [e.data.id for e in runtime.events_of("k") if isinstance(e, ToolCallEvent)]
     assert calls == ["k/call1", "k/call2"]
     assert runtime.frames_of("k/child2")[0] == "session.status running"
+
+
+async def finished_of_capped_child(
+    runtimes: Runtimes, runtime: str, args: tuple[str, ...]
+) -> SubagentFinishedNotification:
+    """Delegates a task whose echo needs 3 pieces to a child capped at 1: it stops with
+    max-tokens."""
+    connection = await runtimes.start((*RUNTIME_COMMANDS[runtime], *args))
+    await connection.peer.initialize(replace(ECHO_ROUTE, max_tokens=1), timeout=10.0)
+    await connection.peer.session_prompt(
+        prompt("p", "/delegate a task long enough for three pieces")
+    )
+    await connection.idle("p")
+    [finished] = [
+        n.params
+        for n in connection.notifications
+        if isinstance(n.params, SubagentFinishedNotification)
+    ]
+    return finished
+
+
+@pytest.mark.parametrize("runtime", RUNTIME_IDS)
+async def test_a_child_stopped_by_max_tokens_finishes_with_status_error(
+    runtimes: Runtimes, runtime: str
+) -> None:
+    finished = await finished_of_capped_child(runtimes, runtime, ())
+    assert (finished.stop_reason, finished.status) == ("max-tokens", "error")
+
+
+@pytest.mark.parametrize("runtime", RUNTIME_IDS)
+async def test_max_tokens_is_ok_when_the_runtime_counts_it_as_success(
+    runtimes: Runtimes, runtime: str
+) -> None:
+    finished = await finished_of_capped_child(runtimes, runtime, ("--max-tokens-is-success",))
+    assert (finished.stop_reason, finished.status) == ("max-tokens", "ok")

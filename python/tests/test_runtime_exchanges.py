@@ -27,15 +27,21 @@ _END = object()
 
 
 async def play(
-    command: tuple[str, ...], envelopes: list[Envelope], ignore_notifications: bool
+    command: tuple[str, ...], envelopes: list[Envelope], expectation: dict[str, Any]
 ) -> list[str]:
-    """Plays the client side of a conversation against a runtime process; returns the problems."""
+    """Plays the client side of a conversation against a runtime process (with the expectation's
+    `serverProtocolVersion` and `chunkDelayMs`); returns the problems."""
+    ignore_notifications = expectation.get("ignoreNotifications") is True
+    env = dict(os.environ)
+    if "chunkDelayMs" in expectation:
+        env["DSH_SDK_RUNTIME_CHUNK_DELAY_MS"] = str(expectation["chunkDelayMs"])
     process = await asyncio.create_subprocess_exec(
         *command,
+        *_version_args(expectation.get("serverProtocolVersion")),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
-        env=dict(os.environ),
+        env=env,
     )
     assert process.stdin is not None and process.stdout is not None
     frames: asyncio.Queue[Any] = asyncio.Queue()
@@ -94,6 +100,10 @@ async def play(
         reader.cancel()
 
 
+def _version_args(version: int | None) -> list[str]:
+    return [] if version is None else ["--protocol-version", str(version)]
+
+
 @pytest.mark.parametrize("runtime", RUNTIME_IDS)
 @pytest.mark.parametrize("case", RUNTIME_CASES)
 async def test_a_reference_runtime_plays_the_runtime_exchanges(
@@ -101,9 +111,7 @@ async def test_a_reference_runtime_plays_the_runtime_exchanges(
 ) -> None:
     expectation = case.expectation()
     envelopes = read_envelopes(case.wire_path)
-    problems = await play(
-        RUNTIME_COMMANDS[runtime], envelopes, expectation.get("ignoreNotifications") is True
-    )
+    problems = await play(RUNTIME_COMMANDS[runtime], envelopes, expectation)
     assert problems == []
 
 

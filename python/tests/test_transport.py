@@ -377,12 +377,14 @@ async def test_a_notification_reaches_its_handler_with_params_and_context() -> N
     assert peer.diagnostics == []
 
 
-async def test_a_notification_without_a_handler_is_dropped_silently() -> None:
+async def test_a_notification_without_a_handler_is_reported_as_unhandled() -> None:
     peer = await started_peer()
     peer.send({"jsonrpc": "2.0", "method": "subagent.started", "params": {}})
     peer.send({"jsonrpc": "2.0", "id": 1, "method": "later"})
     await peer.output.next_message()
-    assert peer.diagnostics == []
+    reported = [(d.reason, d.message, d.line, d.method) for d in peer.diagnostics]
+    message = "no handler is registered for subagent.started"
+    assert reported == [("unhandled-notification", message, 1, "subagent.started")]
 
 
 async def test_a_failing_notification_handler_is_reported_and_reading_goes_on() -> None:
@@ -478,8 +480,10 @@ async def test_an_invalid_json_line_is_reported_with_the_same_text_on_both_backe
     peer = await started_peer()
     peer.send_raw(b'{"a":NaN}\n')
     await eventually(lambda: len(peer.diagnostics) == 1)
-    assert peer.diagnostics[0].message.startswith("the line is not JSON: ")
-    assert "NaN is not valid JSON" in peer.diagnostics[0].message
+    # The message is the one every language's transport sends; the parser's words are the detail.
+    assert peer.diagnostics[0].message == "the line is not JSON"
+    assert peer.diagnostics[0].detail is not None
+    assert "NaN is not valid JSON" in peer.diagnostics[0].detail
 
 
 async def test_a_line_over_the_frame_limit_is_dropped_and_the_next_line_arrives() -> None:

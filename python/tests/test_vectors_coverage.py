@@ -15,9 +15,9 @@ from vectors.cases import (
     VECTORS_ROOT,
     IdlMethod,
     Suite,
+    folder_of,
     is_wire_file,
     json_equal,
-    kebab_case,
     list_cases,
     list_vector_files,
     method_by_folder,
@@ -153,12 +153,12 @@ def method_id(method: IdlMethod) -> str:
 def test_every_method_has_a_valid_and_an_invalid_case(method: IdlMethod) -> None:
     for root in ("messages", "invalid"):
         found = [c for c in list_cases(suite(root)) if c.method == method]
-        assert found, f"{root}/{kebab_case(method.name)}/ has no case"
+        assert found, f"{root}/{folder_of(method)}/ has no case"
 
 
 @pytest.mark.parametrize("method", METHODS, ids=method_id)
 def test_every_idl_example_of_a_method_appears_in_its_messages(method: IdlMethod) -> None:
-    params, results, _ = payloads_of(kebab_case(method.name))
+    params, results, _ = payloads_of(folder_of(method))
     missing = [
         *(e for e in type_examples(method.params) if not any(json_equal(p, e) for p in params)),
         *(e for e in type_examples(method.result) if not any(json_equal(r, e) for r in results)),
@@ -169,7 +169,7 @@ def test_every_idl_example_of_a_method_appears_in_its_messages(method: IdlMethod
 @pytest.mark.parametrize("method", METHODS, ids=method_id)
 def test_a_case_is_named_idl_example_only_if_it_holds_an_idl_example(method: IdlMethod) -> None:
     examples = [*type_examples(method.params), *type_examples(method.result)]
-    _, _, by_case = payloads_of(kebab_case(method.name))
+    _, _, by_case = payloads_of(folder_of(method))
     impostors = [
         case_id
         for case_id, payloads in by_case.items()

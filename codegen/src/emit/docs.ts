@@ -1,21 +1,27 @@
 // IDL → docs/protocol.md: the reference a client author reads.
 import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
+import type { ReleasedVersion } from '../release/released-files.js';
 import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
+import { emitSequences } from './docs-sequences.js';
+import { deprecationText, versionSentences } from './version-notes.js';
+import type { Versioned } from './version-notes.js';
 
 export const docsEmitter: Emitter = {
   name: 'docs',
-  emit({ model }) {
+  emit({ model, releases }) {
     const f = new GeneratedFile('docs/protocol.md', 'docs', 'md');
     f.print`# ${model.meta.title} ${model.meta.version}`;
     f.blank();
     f.raw(model.meta.description);
     f.blank();
     emitLimits(f, model);
+    emitReleases(f, model, releases ?? []);
+    emitVersionTable(f, model);
     emitMethodTable(f, model);
-    emitSequence(f, model);
+    emitSequences(f, model);
     emitMethods(f, model);
     emitTypes(f, model, 'types', 'Payload types');
     emitTypes(f, model, 'vocabulary', 'Shared vocabulary');
@@ -43,49 +49,14 @@ function emitLimits(f: GeneratedFile, model: Model): void {
 function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.print`## Methods`;
   f.blank();
-  f.print`| direction | kind | method | params | result |`;
-  f.print`|---|---|---|---|---|`;
+  f.print`| direction | kind | method | params | result | since |`;
+  f.print`|---|---|---|---|---|---|`;
   for (const m of model.methods) {
     const direction = m.direction === 'clientToServer' ? 'client → server' : 'server → client';
     const params = m.params ? anchor(m.params) : 'none (absent, `{}` or `null`)';
     const result = m.result ? anchor(m.result) : '—';
-    f.print`| ${direction} | ${m.kind} | \`${m.wireName}\` | ${params} | ${result} |`;
+    f.print`| ${direction} | ${m.kind} | \`${m.wireName}\` | ${params} | ${result} | ${m.since} |`;
   }
-  f.blank();
-}
-
-/** A prompt's life, drawn from the methods the IDL defines. */
-function emitSequence(f: GeneratedFile, model: Model): void {
-  const wire = (name: string) => model.methods.find((m) => m.name === name)?.wireName ?? name;
-  f.print`## A prompt's life`;
-  f.blank();
-  f.print`\`\`\`mermaid`;
-  f.print`sequenceDiagram`;
-  f.print`  participant C as SDK client`;
-  f.print`  participant R as Runtime`;
-  f.print`  C->>R: ${wire('initialize')} {cwd, provider, model}`;
-  f.print`  R-->>C: result {serverInfo}`;
-  f.print`  C->>R: ${wire('sessionPrompt')} {sessionId, contentBlocks}`;
-  f.print`  R-->>C: result {messageId}`;
-  f.print`  R--)C: ${wire('sessionStatus')} running`;
-  f.print`  R--)C: ${wire('sessionEvent')} agent/inbox/spliced (the receipt: inserted[i].id = messageId)`;
-  f.print`  R--)C: ${wire('sessionEvent')} turn/start, user/message, step/start`;
-  f.print`  R--)C: ${wire('sessionEvent')} assistant/chunk …, assistant/message`;
-  f.print`  opt a child agent`;
-  f.print`    R--)C: ${wire('subagentStarted')} {parentSessionId, childSessionId}`;
-  f.print`    R--)C: ${wire('sessionEvent')} (child session's events)`;
-  f.print`    R--)C: ${wire('subagentFinished')} {status, stopReason, lastAssistantMessage?}`;
-  f.print`  end`;
-  f.print`  R--)C: ${wire('sessionEvent')} step/end, turn/end {reason.kind}`;
-  f.print`  R--)C: ${wire('sessionStatus')} idle (the run ends)`;
-  f.print`  C->>R: ${wire('shutdown')}`;
-  f.print`  R-->>C: result {}`;
-  f.print`  Note over R: flushes and exits 0`;
-  f.print`\`\`\``;
-  f.blank();
-  f.raw(
-    'The response to the prompt and its `agent/inbox/spliced` receipt may arrive in either order; subscribe before prompting.',
-  );
   f.blank();
 }
 
@@ -111,6 +82,8 @@ function methodFacts(m: Method, model: Model): string {
     .filter((e) => e !== undefined);
   if (codes.length > 0)
     facts.push(`- errors: ${codes.map((e) => `\`${e.code}\` ${e.name}`).join(', ')}`);
+  if (m.since > 1) facts.push(`- since protocol version ${m.since}`);
+  if (m.deprecated) facts.push(`- deprecated: ${deprecationText(m.deprecated)}`);
   return facts.join('\n');
 }
 
@@ -138,7 +111,8 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
     f.print`| field | type | required | description |`;
     f.print`|---|---|---|---|`;
     for (const field of type.fields) {
-      f.print`| \`${field.name}\` | ${fieldType(field)} | ${field.required ? 'yes' : 'no'} | ${cell(field.description)} |`;
+      const description = [field.description, ...versionSentences(field)].join(' ').trim();
+      f.print`| \`${field.name}\` | ${fieldType(field)} | ${field.required ? 'yes' : 'no'} | ${cell(description)} |`;
     }
     f.blank();
   } else if (type.union) {
@@ -151,8 +125,10 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
   } else if (type.values.length > 0) {
     f.print`${type.kind === 'openEnum' ? 'Open string enum (other values pass through)' : 'One of'}:`;
     f.blank();
-    for (const v of type.values)
-      f.print`- \`${v.value}\`${v.description ? ` — ${v.description}` : ''}`;
+    for (const v of type.values) {
+      const words = [v.description ?? '', ...versionSentences(v)].join(' ').trim();
+      f.print`- \`${v.value}\`${words ? ` — ${words}` : ''}`;
+    }
     f.blank();
   } else {
     f.print`Schema: \`${constraints(type.schema)}\``;
@@ -203,4 +179,63 @@ function emitDiagnostics(f: GeneratedFile, model: Model): void {
   f.print`| reason | meaning |`;
   f.print`|---|---|`;
   for (const d of model.diagnostics) f.print`| \`${d.reason}\` | ${cell(d.description)} |`;
+}
+
+function emitReleases(f: GeneratedFile, model: Model, releases: readonly ReleasedVersion[]): void {
+  const current = model.meta.protocolVersion;
+  const isReleased = releases.some((r) => r.protocolVersion === current);
+  f.print`## Versions`;
+  f.blank();
+  f.raw(
+    `This reference describes protocol version ${current}${isReleased ? '' : ' (not released yet)'}. Released versions are frozen under \`protocol/released/\`; \`pnpm breaking\` checks that the IDL breaks none of them.`,
+  );
+  f.blank();
+  f.print`| protocol version | IDL version | frozen file |`;
+  f.print`|---|---|---|`;
+  for (const r of releases)
+    f.print`| ${r.protocolVersion} | ${r.idlVersion} | [\`${r.path}\`](../${r.path}) |`;
+  f.blank();
+}
+
+/** What each protocol version adds, and what is deprecated: read off every `since` of the IDL. */
+function emitVersionTable(f: GeneratedFile, model: Model): void {
+  f.print`### What each version adds`;
+  f.blank();
+  f.print`| version | methods | members | known values |`;
+  f.print`|---|---|---|---|`;
+  for (let version = 1; version <= model.meta.protocolVersion; version++) {
+    const methods = model.methods
+      .filter((m) => m.since === version)
+      .map((m) => `\`${m.wireName}\``);
+    const members = model.types.flatMap((t) =>
+      t.fields
+        .filter((x) => x.since === version && version > 1)
+        .map((x) => `${t.name}.\`${x.name}\``),
+    );
+    const values = model.types.flatMap((t) =>
+      t.values
+        .filter((v) => v.since === version && version > 1)
+        .map((v) => `${t.name} \`${v.value}\``),
+    );
+    const list = (items: string[]) => (items.length > 0 ? items.join(', ') : '—');
+    const first =
+      version === 1 ? 'the original contract: everything not listed below' : list(methods);
+    f.print`| ${version} | ${first} | ${version === 1 ? '—' : list(members)} | ${version === 1 ? '—' : list(values)} |`;
+  }
+  f.blank();
+  const deprecated: string[] = [];
+  const note = (what: string, item: Versioned) => {
+    if (item.deprecated) deprecated.push(`- ${what}: ${deprecationText(item.deprecated)}`);
+  };
+  for (const m of model.methods) note(`\`${m.wireName}\``, m);
+  for (const t of model.types) {
+    for (const x of t.fields) note(`${t.name}.\`${x.name}\``, x);
+    for (const v of t.values) note(`${t.name} \`${v.value}\``, v);
+  }
+  f.raw(
+    deprecated.length > 0
+      ? ['Deprecated:', '', ...deprecated].join('\n')
+      : 'Nothing is deprecated.',
+  );
+  f.blank();
 }

@@ -1,12 +1,15 @@
 // The contract every emitter follows: model in, files out. Emitters never touch the disk.
 import type { Model } from '../idl/model.js';
 import type { OutputFile } from '../printer/generated-file.js';
+import type { ReleasedVersion } from '../release/released-files.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 
 export interface EmitContext {
   readonly model: Model;
   /** The JSON Schema bundle, built once from the model. */
   readonly bundle: SchemaBundle;
+  /** The released protocol versions frozen under protocol/released/, oldest first (none when absent). */
+  readonly releases?: readonly ReleasedVersion[];
 }
 
 export interface Emitter {

@@ -1,5 +1,6 @@
 // Python literals and docstrings printed the way `ruff format` (and black) would print them, so the
 // generated Python passes `ruff format --check` without running a formatter at generation time.
+import { PY_LINE_LENGTH } from '../printer/imports.js';
 
 /** A Python string literal: double quotes unless single quotes need fewer escapes (ruff's rule). */
 export function pyStr(value: string): string {
@@ -88,7 +89,7 @@ export const pyTupleExpr = (items: readonly PyExpr[]): PyBracket => ({
   isTuple: true,
 });
 
-export const PY_LINE_LENGTH = 100;
+export { PY_LINE_LENGTH };
 
 /** The expression on one line. */
 export function flatPy(expr: PyExpr): string {
@@ -108,12 +109,4 @@ export function layoutPy(expr: PyExpr, indent: number, prefix = '', suffix = '')
     return oneLine;
   const items = expr.items.map((item) => layoutPy(item, indent + 4, '', ','));
   return [`${pad}${prefix}${expr.head}`, ...items, `${pad}${expr.close}${suffix}`].join('\n');
-}
-
-/** `from <module> import <names>`, names sorted; parenthesized, one per line, when it does not fit. */
-export function pyImport(module: string, names: Iterable<string>): string {
-  const sorted = [...new Set(names)].sort();
-  const flat = `from ${module} import ${sorted.join(', ')}`;
-  if (flat.length <= PY_LINE_LENGTH) return flat;
-  return layoutPy({ head: '(', items: sorted, close: ')' }, 0, `from ${module} import `);
 }

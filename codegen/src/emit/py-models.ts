@@ -4,8 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
+import { withVersionDescriptions } from '../schema/version-descriptions.js';
+import { versionSentences } from './version-notes.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 
@@ -46,6 +49,10 @@ export const DMCG_OPTIONS: readonly string[] = [
   '--use-field-description',
   '--use-single-line-docstring',
   '--use-double-quotes',
+  // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
+  // follows the classes it uses. Without this flag the result interleaves dependency layers
+  // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
+  // topological order broken by name, which reads as alphabetical: the easier one to look up.
   '--keep-model-order',
   '--disable-timestamp',
   '--formatters',
@@ -66,8 +73,14 @@ line_length = 100
 
 export const pyModelsEmitter: Emitter = {
   name: 'py-models',
-  emit({ bundle }) {
-    const content = runDatamodelCodegen(withoutForbiddenProperties(bundle));
+  emit({ bundle, model }) {
+    const described = withVersionDescriptions(
+      bundle,
+      model,
+      (text, item) => [text, ...versionSentences(item)].join(' '),
+      (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
+    );
+    const content = runDatamodelCodegen(withoutForbiddenProperties(described));
     return [{ path: `${PY_GEN_DIR}/models.py`, content, language: 'py' }];
   },
 };
@@ -105,15 +118,16 @@ export function runDatamodelCodegen(bundle: SchemaBundle): string {
   }
 }
 
-/** The pinned datamodel-codegen in pipx's bin folder; fails with the fix when it is missing or another version. */
-export function locateDatamodelCodegen(): string {
-  let binDir: string;
-  try {
-    binDir = run('pipx', ['environment', '--value', 'PIPX_BIN_DIR'], process.cwd()).trim();
-  } catch {
-    throw new Error(`py-models: pipx is not installed; ${SETUP_HINT}.`);
-  }
-  const executable = join(binDir, 'datamodel-codegen');
+/**
+ * Where set-up installs datamodel-codegen: pipx's bin folder inside the checkout (`PIPX_BIN_DIR` in
+ * scripts/lib/tools.sh), so generation needs neither pipx nor anything else on the caller's PATH.
+ */
+export const DMCG_EXECUTABLE = fileURLToPath(
+  new URL('../../../.tools/pipx/bin/datamodel-codegen', import.meta.url),
+);
+
+/** The pinned datamodel-codegen; fails with the fix when it is missing or another version. */
+export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
   let version: string;
   try {
     version = run(executable, ['--version'], process.cwd()).trim();

@@ -3,11 +3,16 @@
 import type { Method, Model } from '../idl/model.js';
 import { findType } from '../idl/model.js';
 import { constantCase, safePyIdentifier, snakeCase } from '../idl/names.js';
-import type { PyFile } from './py-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyStr } from './py-literals.js';
+import { pyValidatorName } from './py-validators.js';
+import type { ValidatorSpec } from './validator-names.js';
+import { deprecationText } from './version-notes.js';
 
 export const CLIENT = 'HarnessSdkClientPeer';
+export const ANY_PARAMS = 'HarnessSdkNotificationParams';
+export const NOTIFIER = 'HarnessSdkNotifier';
 export const HANDLERS = 'HarnessSdkRequestHandlers';
 export const SERVER = 'HarnessSdkServerPeer';
 export const SERVE = 'serve_harness_sdk';
@@ -43,15 +48,33 @@ export function endsOf(model: Model): Ends {
   return { requests, notifications };
 }
 
-/** `Method.SESSION_PROMPT`. */
-export const methodConstant = (m: Method): string => `Method.${constantCase(m.name)}`;
+/** The modules the peers print names from. */
+export const CODEC = 'dsh_sdk.codec';
+const METHODS = 'dsh_sdk._gen.methods';
+const MODELS = 'dsh_sdk._gen.models';
+const VALIDATORS = 'dsh_sdk._gen.validators';
+const SUPPORT = 'dsh_sdk.peer_support';
+
+/** `Method.SESSION_PROMPT`, with `Method` imported. */
+export const methodConstant = (f: GeneratedFile, m: Method): string =>
+  `${f.import('Method', METHODS)}.${constantCase(m.name)}`;
+
+/** A model class, imported where it is printed. */
+export const model = (f: GeneratedFile, name: string): string => f.import(name, MODELS);
+
+/** A name of dsh_sdk.peer_support, imported where it is printed. */
+export const support = (f: GeneratedFile, name: string): string => f.import(name, SUPPORT);
+
+/** `validate_initialize_params`, imported where it is printed. */
+export const validatorOf = (f: GeneratedFile, spec: ValidatorSpec): string =>
+  f.import(pyValidatorName(spec), VALIDATORS);
 
 /** `session_prompt`: the Python name of a method's coroutine. */
 export const pyMethodName = (m: Method): string => safePyIdentifier(snakeCase(m.name));
 
 /** A `def` (or `async def`) line laid out as `ruff format` prints it. */
 export function printDef(
-  f: PyFile,
+  f: GeneratedFile,
   indent: number,
   name: string,
   params: readonly string[],
@@ -64,11 +87,19 @@ export function printDef(
 
 /** A call statement (`prefix` + call) laid out as `ruff format` prints it. */
 export function printCall(
-  f: PyFile,
+  f: GeneratedFile,
   indent: number,
   callee: string,
   args: readonly PyExpr[],
   prefix = '',
 ): void {
   f.raw(layoutPy(pyCallExpr(callee, args), indent, prefix));
+}
+
+/** A deprecated method warns the code that calls it (`DeprecationWarning`, pointing at the caller). */
+export function printDeprecationWarning(f: GeneratedFile, m: Request | Notification): void {
+  if (!m.deprecated) return;
+  const message = pyStr(`${m.wireName} is deprecated: ${deprecationText(m.deprecated)}`);
+  const warn = `${f.importModule('warnings')}.warn`;
+  printCall(f, 8, warn, [message, 'DeprecationWarning', 'stacklevel=2']);
 }

@@ -1,19 +1,25 @@
-// The server end of python/src/dsh_sdk/_gen/peers.py: the handlers protocol, the outbound peer and
-// serve_harness_sdk, which checks params before any handler runs (see py-peers.ts).
+// The server end of python/src/dsh_sdk/_gen/peers.py: the handlers protocol, the notifier, the
+// outbound peer and serve_harness_sdk, which checks params before any handler runs (see py-peers.ts).
 import { snakeCase } from '../idl/names.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Ends } from './py-peer-ends.js';
 import {
+  CODEC,
   HANDLERS,
   methodConstant,
+  model,
+  NOTIFIER,
   printCall,
+  printDeprecationWarning,
   printDef,
   pyMethodName,
   SERVE,
   SERVER,
+  support,
+  validatorOf,
 } from './py-peer-ends.js';
-import type { PyFile } from './py-file.js';
 import { layoutPy, pyCallExpr, pyDocstring } from './py-literals.js';
-import { pyValidatorName } from './py-validators.js';
+import { withVersionSentences } from './version-notes.js';
 import { paramsValidator } from './validator-names.js';
 
 const HANDLERS_DOC = `What a server implements: one coroutine per client → server request. Params arrive checked against the
@@ -23,77 +29,107 @@ const SERVE_DOC = `Serves the protocol on \`transport\` with \`handlers\`. Param
 listing every violation, before any handler runs; absent params are accepted only by a method without params.
 \`validate=False\` skips the check (to measure its cost). Returns the outbound surface.`;
 
-export function emitHandlers(f: PyFile, { requests }: Ends): void {
-  f.print`class ${HANDLERS}(Protocol):`;
+const INBOUND = 'dsh_sdk.inbound_handlers';
+
+export function emitHandlers(f: GeneratedFile, { requests }: Ends): void {
+  f.print`class ${HANDLERS}(${f.import('Protocol', 'typing')}):`;
   f.raw(pyDocstring(HANDLERS_DOC, '    '));
   for (const m of requests) {
-    const params = m.params ? [`params: ${m.params}`] : [];
+    const params = m.params ? [`params: ${model(f, m.params)}`] : [];
+    const context = `context: ${f.import('RequestContext', INBOUND)}`;
     f.blank();
-    printDef(f, 4, pyMethodName(m), ['self', ...params, 'context: RequestContext'], m.result, true);
-    f.raw(pyDocstring(m.description, '        '));
+    printDef(f, 4, pyMethodName(m), ['self', ...params, context], model(f, m.result), true);
+    f.raw(pyDocstring(withVersionSentences(m.description, m), '        '));
     f.print`        ...`;
   }
 }
 
-export function emitServer(f: PyFile, { notifications }: Ends): void {
-  f.print`class ${SERVER}:`;
+export function emitNotifier(f: GeneratedFile, { notifications }: Ends): void {
+  f.print`class ${NOTIFIER}:`;
+  const doc = `A typed notify coroutine per server → client notification, over any \`send\` (which gets the wire
+method and the encoded params): the server peer sends through its transport; a runtime can put a gate
+in between.`;
+  f.raw(pyDocstring(doc, '    '));
+  f.blank();
+  f.print`    __slots__ = ("_send",)`;
+  f.blank();
+  const send = `${f.import('Callable', 'collections.abc')}[[str, ${f.import('Any', 'typing')}], ${f.import('Awaitable', 'collections.abc')}[None]]`;
+  f.print`    def __init__(self, send: ${send}) -> None:`;
+  f.print`        self._send = send`;
+  for (const m of notifications) {
+    f.blank();
+    printDef(
+      f,
+      4,
+      `notify_${snakeCase(m.name)}`,
+      ['self', `params: ${model(f, m.params)}`],
+      'None',
+      true,
+    );
+    f.raw(
+      pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+    );
+    printDeprecationWarning(f, m);
+    printCall(f, 8, 'await self._send', [
+      methodConstant(f, m),
+      `${f.import('encode', CODEC)}(params)`,
+    ]);
+  }
+}
+
+export function emitServer(f: GeneratedFile): void {
+  f.print`class ${SERVER}(${NOTIFIER}):`;
   const doc =
     "The server end's outbound surface: a typed notify coroutine per server → client notification.";
   f.raw(pyDocstring(doc, '    '));
   f.blank();
-  f.print`    __slots__ = ("_dispose", "_transport")`;
+  f.print`    __slots__ = ("_dispose",)`;
   f.blank();
-  f.print`    def __init__(self, transport: PeerTransport, dispose: Callable[[], None]) -> None:`;
-  f.print`        self._transport = transport`;
+  const transport = support(f, 'PeerTransport');
+  f.print`    def __init__(self, transport: ${transport}, dispose: ${f.import('Callable', 'collections.abc')}[[], None]) -> None:`;
+  f.print`        super().__init__(transport.notify)`;
   f.print`        self._dispose = dispose`;
   f.blank();
   f.print`    def dispose(self) -> None:`;
   f.raw(pyDocstring('Unregisters the request handlers.', '        '));
   f.print`        self._dispose()`;
-  for (const m of notifications) {
-    f.blank();
-    printDef(f, 4, `notify_${snakeCase(m.name)}`, ['self', `params: ${m.params}`], 'None', true);
-    f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
-    printCall(f, 8, 'await self._transport.notify', [methodConstant(m), 'encode(params)']);
-  }
 }
 
-export function emitServe(f: PyFile, { requests }: Ends): void {
+export function emitServe(f: GeneratedFile, { requests }: Ends): void {
   const signature = [
-    'transport: PeerTransport',
+    `transport: ${support(f, 'PeerTransport')}`,
     `handlers: ${HANDLERS}`,
     '*',
     'validate: bool = True',
   ];
   printDef(f, 0, SERVE, signature, SERVER);
   f.raw(pyDocstring(SERVE_DOC, '    '));
+  const any = f.import('Any', 'typing');
+  const context = f.import('RequestContext', INBOUND);
+  const answer = support(f, 'answer');
   for (const m of requests) {
-    const validator = pyValidatorName(paramsValidator(m));
+    const validator = validatorOf(f, paramsValidator(m));
+    const returns = `${f.import('Awaitable', 'collections.abc')}[dict[str, ${any}]]`;
     f.blank();
-    printDef(
-      f,
-      4,
-      `on_${snakeCase(m.name)}`,
-      ['params: Any', 'context: RequestContext'],
-      'Awaitable[dict[str, Any]]',
-    );
+    printDef(f, 4, `on_${snakeCase(m.name)}`, [`params: ${any}`, `context: ${context}`], returns);
+    const requireValid = support(f, 'require_valid_params');
     if (m.params) {
       f.print`        if validate:`;
-      printCall(f, 12, 'require_valid_params', [validator, 'params']);
-      const decoded = pyCallExpr('decode_params', [m.params, 'params']);
+      printCall(f, 12, requireValid, [validator, 'params']);
+      const decoded = pyCallExpr(support(f, 'decode_params'), [model(f, m.params), 'params']);
       const call = pyCallExpr(`handlers.${pyMethodName(m)}`, [decoded, 'context']);
-      printCall(f, 8, 'answer', [call], 'return ');
+      printCall(f, 8, answer, [call], 'return ');
     } else {
       f.print`        # A method without params accepts them absent; present, they must be an object or null.`;
-      f.print`        if validate and params is not ABSENT:`;
-      printCall(f, 12, 'require_valid_params', [validator, 'params']);
-      printCall(f, 8, 'answer', [`handlers.${pyMethodName(m)}(context)`], 'return ');
+      f.print`        if validate and params is not ${f.import('ABSENT', 'dsh_sdk.jsonlib')}:`;
+      printCall(f, 12, requireValid, [validator, 'params']);
+      printCall(f, 8, answer, [`handlers.${pyMethodName(m)}(context)`], 'return ');
     }
   }
   f.blank();
-  const routes = requests.map((m) => `${methodConstant(m)}: on_${snakeCase(m.name)}`);
-  f.raw(
-    layoutPy({ head: '{', items: routes, close: '}' }, 4, 'routes: dict[str, RequestHandler] = '),
-  );
-  printCall(f, 4, SERVER, ['transport', 'register_request_handlers(transport, routes)'], 'return ');
+  const routes = requests.map((m) => `${methodConstant(f, m)}: on_${snakeCase(m.name)}`);
+  const handler = f.import('RequestHandler', INBOUND);
+  f.raw(layoutPy({ head: '{', items: routes, close: '}' }, 4, `routes: dict[str, ${handler}] = `));
+  const register = `${support(f, 'register_request_handlers')}(transport, routes)`;
+  printCall(f, 4, SERVER, ['transport', register], 'return ');
 }

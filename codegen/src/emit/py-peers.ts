@@ -4,25 +4,32 @@
 import type { Model } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
+import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
-import { PyFile } from './py-file.js';
 import type { Ends, Notification, Request } from './py-peer-ends.js';
 import {
+  ANY_PARAMS,
   CLIENT,
+  CODEC,
   endsOf,
   HANDLERS,
   methodConstant,
+  model,
+  NOTIFIER,
   printCall,
   printDef,
+  printDeprecationWarning,
   pyMethodName,
   SERVE,
   SERVER,
+  support,
+  validatorOf,
 } from './py-peer-ends.js';
-import { emitHandlers, emitServe, emitServer } from './py-peers-server.js';
-import { layoutPy, pyDocstring, pyImport, pyStr } from './py-literals.js';
-import { pyValidatorName } from './py-validators.js';
+import { emitHandlers, emitNotifier, emitServe, emitServer } from './py-peers-server.js';
+import { layoutPy, pyCallExpr, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withVersionSentences } from './version-notes.js';
 
 export const pyPeersEmitter: Emitter = {
   name: 'py-peers',
@@ -40,108 +47,116 @@ that break it are dropped and reported as \`invalid-notification-params\`. \`val
 
 export function emitPeers(model: Model): OutputFile {
   const ends = endsOf(model);
-  const f = new PyFile(`${PY_GEN_DIR}/peers.py`, 'py-peers');
+  const f = new GeneratedFile(`${PY_GEN_DIR}/peers.py`, 'py-peers', 'py');
   const title = `Typed peers of the ${model.meta.title}: the client end and the server end over any \`PeerTransport\`.`;
-  f.raw(pyDocstring(title));
-  f.blank();
-  emitImports(f, ends);
-  f.blank();
-  const names = [CLIENT, HANDLERS, SERVER, SERVE].map(pyStr);
+  f.preamble(pyDocstring(title));
+  f.import('annotations', '__future__');
+  const names = [CLIENT, HANDLERS, ANY_PARAMS, NOTIFIER, SERVER, SERVE].map(pyStr);
   f.raw(layoutPy({ head: '[', items: names, close: ']' }, 0, '__all__ = '));
-  for (const emit of [emitClient, emitHandlers, emitServer, emitServe]) {
+  f.blank(2);
+  emitAnyParams(f, ends);
+  for (const emit of [emitClient, emitHandlers, emitNotifier, emitServer, emitServe]) {
     f.blank(2);
     emit(f, ends);
   }
   return f.finish();
 }
 
-/** A `from … import …` line, with parentheses only when the names do not fit on one line. */
-function printImport(f: PyFile, module: string, names: Iterable<string>): void {
-  f.raw(pyImport(module, names));
+function emitAnyParams(f: GeneratedFile, { notifications }: Ends): void {
+  const head = `${ANY_PARAMS}: ${f.import('TypeAlias', 'typing')} = `;
+  const union = notifications.map((m) => model(f, m.params));
+  const oneLine = `${head}${union.join(' | ')}`;
+  // As ruff format prints a long union: parenthesized, one member a line.
+  if (oneLine.length <= PY_LINE_LENGTH) f.raw(oneLine);
+  else f.raw([`${head}(`, `    ${union.join('\n    | ')}`, ')'].join('\n'));
+  f.raw(pyDocstring('The params of any server → client notification, decoded.'));
 }
 
-/** Imports exactly what the file uses (ruff's unused-import rule holds for generated code too). */
-function emitImports(f: PyFile, { requests, notifications }: Ends): void {
-  const types = requests.flatMap((m) => (m.params ? [m.params, m.result] : [m.result]));
-  types.push(...notifications.map((m) => m.params));
-  // Every params validator is used, a request's without params too (for params that are present).
-  const validators = [...requests, ...notifications].flatMap((m) => {
-    const result = resultValidator(m);
-    return [paramsValidator(m), ...(result ? [result] : [])].map(pyValidatorName);
-  });
-  const hasRequests = requests.length > 0;
-  const support = ['PeerTransport', 'answer', 'register_request_handlers'];
-  if (hasRequests) support.push('decode_result', 'require_valid_params', 'require_valid_result');
-  if (requests.some((m) => m.params)) support.push('decode_params');
-  if (notifications.length > 0) support.push('NotificationFanout');
-  f.print`from __future__ import annotations`;
-  f.blank();
-  f.print`from collections.abc import Awaitable, Callable`;
-  f.print`from typing import ${hasRequests ? 'Any, Protocol' : 'Protocol'}`;
-  f.blank();
-  f.print`from dsh_sdk._gen.methods import Method`;
-  printImport(f, 'dsh_sdk._gen.models', types);
-  printImport(f, 'dsh_sdk._gen.validators', validators);
-  f.print`from dsh_sdk.codec import encode`;
-  f.print`from dsh_sdk.inbound_handlers import RequestContext, RequestHandler`;
-  if (requests.some((m) => !m.params)) f.print`from dsh_sdk.jsonlib import ABSENT`;
-  printImport(f, 'dsh_sdk.peer_support', support);
-}
-
-function emitClient(f: PyFile, { requests, notifications }: Ends): void {
+function emitClient(f: GeneratedFile, { requests, notifications }: Ends): void {
   f.print`class ${CLIENT}:`;
   f.raw(pyDocstring(CLIENT_DOC, '    '));
   f.blank();
   const slots = ['_transport', '_validate', ...notifications.map((m) => `_${snakeCase(m.name)}`)];
   f.raw(layoutPy({ head: '(', items: slots.sort().map(pyStr), close: ')' }, 4, '__slots__ = '));
   f.blank();
-  printDef(
-    f,
-    4,
-    '__init__',
-    ['self', 'transport: PeerTransport', '*', 'validate: bool = True'],
-    'None',
-  );
+  const transport = `transport: ${support(f, 'PeerTransport')}`;
+  printDef(f, 4, '__init__', ['self', transport, '*', 'validate: bool = True'], 'None');
   f.print`        self._transport = transport`;
   f.print`        self._validate = validate`;
   for (const m of notifications) {
-    const validator = `${pyValidatorName(paramsValidator(m))} if validate else None`;
-    const args = ['transport', methodConstant(m), validator, m.params];
-    printCall(f, 8, 'NotificationFanout', args, `self._${snakeCase(m.name)} = `);
+    const validator = `${validatorOf(f, paramsValidator(m))} if validate else None`;
+    const args = ['transport', methodConstant(f, m), validator, model(f, m.params)];
+    printCall(f, 8, support(f, 'NotificationFanout'), args, `self._${snakeCase(m.name)} = `);
   }
   for (const m of requests) emitClientRequest(f, m);
   for (const m of notifications) emitSubscription(f, m);
+  emitAnySubscription(f, notifications);
 }
 
-function emitClientRequest(f: PyFile, m: Request): void {
-  const params = m.params ? [`params: ${m.params}`] : [];
-  const method = methodConstant(m);
+function emitAnySubscription(f: GeneratedFile, notifications: readonly Notification[]): void {
+  const handler = `handler: ${handlerType(f, `str, ${ANY_PARAMS}`)}`;
   f.blank();
-  printDef(
-    f,
-    4,
-    pyMethodName(m),
-    ['self', ...params, '*', 'timeout: float | None = None'],
-    m.result,
-    true,
+  printDef(f, 4, 'on_any_notification', ['self', handler], unsubscribeType(f));
+  const doc = `Subscribes to every server → client notification: \`handler\` gets its wire method and its
+checked, decoded params, in wire order. Returns the function that unsubscribes from all of them.`;
+  f.raw(pyDocstring(doc, '        '));
+  const subscriptions = notifications.map((m) =>
+    pyCallExpr(`self._${snakeCase(m.name)}.subscribe`, [
+      `lambda params: handler(${methodConstant(f, m)}, params)`,
+    ]),
   );
-  f.raw(pyDocstring(`Sends \`${m.wireName}\`. ${m.description}`, '        '));
-  const args = [method, ...(m.params ? ['encode(params)'] : []), 'timeout=timeout'];
-  printCall(f, 8, 'self._transport.request', args, 'result = await ');
-  f.print`        if self._validate:`;
-  const validator = pyValidatorName(resultValidator(m) ?? paramsValidator(m));
-  printCall(f, 12, 'require_valid_result', [validator, method, 'result']);
-  printCall(f, 8, 'decode_result', [m.result, method, 'result'], 'return ');
+  f.raw(layoutPy({ head: '[', items: subscriptions, close: ']' }, 8, 'unsubscribes = '));
+  f.blank();
+  f.print`        def unsubscribe() -> None:`;
+  f.print`            for each in unsubscribes:`;
+  f.print`                each()`;
+  f.blank();
+  f.print`        return unsubscribe`;
 }
 
-function emitSubscription(f: PyFile, m: Notification): void {
-  const handler = `handler: Callable[[${m.params}], Awaitable[None] | None]`;
+function emitClientRequest(f: GeneratedFile, m: Request): void {
+  const params = m.params ? [`params: ${model(f, m.params)}`] : [];
+  const method = methodConstant(f, m);
+  const signature = ['self', ...params, '*', 'timeout: float | None = None'];
   f.blank();
-  printDef(f, 4, `on_${snakeCase(m.name)}`, ['self', handler], 'Callable[[], None]');
+  printDef(f, 4, pyMethodName(m), signature, model(f, m.result), true);
+  f.raw(
+    pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
+  );
+  printDeprecationWarning(f, m);
+  const encoded = m.params ? [`${f.import('encode', CODEC)}(params)`] : [];
+  printCall(
+    f,
+    8,
+    'self._transport.request',
+    [method, ...encoded, 'timeout=timeout'],
+    'result = await ',
+  );
+  f.print`        if self._validate:`;
+  const validator = validatorOf(f, resultValidator(m) ?? paramsValidator(m));
+  printCall(f, 12, support(f, 'require_valid_result'), [validator, method, 'result']);
+  printCall(f, 8, support(f, 'decode_result'), [model(f, m.result), method, 'result'], 'return ');
+}
+
+function emitSubscription(f: GeneratedFile, m: Notification): void {
+  const handler = `handler: ${handlerType(f, model(f, m.params))}`;
+  f.blank();
+  printDef(f, 4, `on_${snakeCase(m.name)}`, ['self', handler], unsubscribeType(f));
   const doc = `Subscribes to \`${m.wireName}\`. ${m.description}
 
 \`handler\` gets the params checked and decoded; it may be a coroutine function. Returns the
 function that unsubscribes.`;
-  f.raw(pyDocstring(doc, '        '));
+  f.raw(pyDocstring(withVersionSentences(doc, m), '        '));
+  printDeprecationWarning(f, m);
   f.print`        return self._${snakeCase(m.name)}.subscribe(handler)`;
+}
+
+/** `Callable[[<args>], Awaitable[None] | None]`: a subscriber, which may be a coroutine function. */
+function handlerType(f: GeneratedFile, args: string): string {
+  const callable = f.import('Callable', 'collections.abc');
+  return `${callable}[[${args}], ${f.import('Awaitable', 'collections.abc')}[None] | None]`;
+}
+
+function unsubscribeType(f: GeneratedFile): string {
+  return `${f.import('Callable', 'collections.abc')}[[], None]`;
 }

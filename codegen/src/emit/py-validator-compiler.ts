@@ -157,7 +157,12 @@ export class PyValidatorCompiler {
       }
       lines.push(`${s.indent}${keyword} ${this.typeTest(group.type, s)}:`, ...body);
       if (group === single)
-        lines.push(`${s.indent}else:`, this.fail(inner, `must be ${group.type}`));
+        lines.push(
+          `${s.indent}else:`,
+          // ajv reports the custom keyword before `type`: the same order here.
+          ...this.missingWhenNotObject(node, inner),
+          this.fail(inner, `must be ${group.type}`),
+        );
       keyword = single ? 'if' : 'elif';
     }
     return lines;
@@ -168,6 +173,14 @@ export class PyValidatorCompiler {
     const test = types.map((t) => this.typeTest(t, s)).join(' or ');
     const negated = types.length > 1 ? `not (${test})` : `not ${test}`;
     return this.guard(negated, `must be ${types.join(',')}`, s);
+  }
+
+  /** `x-not-object-lacks-required`: a value that is not an object also misses every required member. */
+  private missingWhenNotObject(node: SchemaNode, s: Scope): string[] {
+    if (node['x-not-object-lacks-required'] !== true || s.mode === 'test') return [];
+    return ((node['required'] ?? []) as string[]).map((name) =>
+      this.fail({ ...s, pointer: child(s.pointer, name) }, `must have required property '${name}'`),
+    );
   }
 
   private keyword(key: string, node: SchemaNode, s: Scope): string[] {

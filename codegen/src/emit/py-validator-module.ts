@@ -7,7 +7,7 @@ import { pythonPattern } from './py-regex.js';
 
 /** Keywords the compiler asserts; any other keyword outside IGNORED fails generation. */
 export const SUPPORTED = new Set(
-  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems'.split(
+  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems x-not-object-lacks-required'.split(
     ' ',
   ),
 );

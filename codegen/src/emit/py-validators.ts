@@ -9,8 +9,8 @@ import type { SchemaBundle } from '../schema/bundle.js';
 import { buildValidationBundle } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
-import { PyFile } from './py-file.js';
-import { layoutPy, pyDocstring, pyImport, pyStr, PY_LINE_LENGTH } from './py-literals.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
 import type { ModuleParts } from './py-validator-module.js';
 import type { ValidatorSpec } from './validator-names.js';
@@ -53,15 +53,13 @@ export function emitValidators(
   compiler.parts.use('run');
   compiler.parts.use('Validator');
 
-  const f = new PyFile(path, 'py-validators');
-  f.raw(
+  const f = new GeneratedFile(path, 'py-validators', 'py');
+  f.preamble(
     pyDocstring(
       `Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`,
     ),
   );
-  f.blank();
-  f.raw(validatorImports(compiler.parts));
-  if (compiler.parts.constants.length > 0) f.blank();
+  importValidatorParts(f, compiler.parts);
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
@@ -76,21 +74,20 @@ export function emitValidators(
   return file;
 }
 
-/** The imports of a module of compiled checks: what `parts` records as used, and the typing names. */
-export function validatorImports(parts: ModuleParts): string {
-  return [
-    'from __future__ import annotations',
-    '',
-    ...[...parts.modules].sort().map((m) => `import ${m}`),
-    'from collections.abc import Mapping',
-    'from typing import Any, Final',
-    '',
-    'from dsh_sdk._gen.models import Violation',
-    pyImport('dsh_sdk.validation_runtime', parts.runtime),
-  ].join('\n');
+/**
+ * Records the imports of a module of compiled checks: what `parts` records as used (modules and
+ * run-time helpers, named inside the compiled source), and the typing names the checks print.
+ */
+export function importValidatorParts(f: GeneratedFile, parts: ModuleParts): void {
+  f.import('annotations', '__future__');
+  for (const module of parts.modules) f.importModule(module);
+  f.import('Mapping', 'collections.abc');
+  for (const name of ['Any', 'Final']) f.import(name, 'typing');
+  f.import('Violation', 'dsh_sdk._gen.models');
+  for (const name of parts.runtime) f.import(name, 'dsh_sdk.validation_runtime');
 }
 
-function emitPublicValidators(f: PyFile, model: Model): void {
+function emitPublicValidators(f: GeneratedFile, model: Model): void {
   const specs = validatorSpecs(model);
   for (const spec of specs) {
     const what = spec.typeName
@@ -112,7 +109,7 @@ function emitPublicValidators(f: PyFile, model: Model): void {
   f.print`    return run(_check_protocol_frame, value)`;
 }
 
-function emitMethodTables(f: PyFile, model: Model): void {
+function emitMethodTables(f: GeneratedFile, model: Model): void {
   f.print`PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {`;
   for (const method of model.methods) {
     f.raw(

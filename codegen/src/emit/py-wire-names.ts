@@ -4,14 +4,14 @@
 // made of are hand-written, in python/src/dsh_sdk/wire_tables.py; the file imports the ones it uses.
 import type { Model, SchemaNode } from '../idl/model.js';
 import { refName } from '../idl/model.js';
-import { snakeCase } from '../idl/names.js';
+import { safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { flattenVariants } from '../schema/validation.js';
 import { PY_GEN_DIR } from './emitter.js';
-import { PyFile } from './py-file.js';
+import { GeneratedFile } from '../printer/generated-file.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr, pyDocstring, pyImport, pyStr, pyTupleExpr } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from './py-literals.js';
 
 /** How a value converts between JSON and Python. `scalar` values are kept as they are. */
 export type Conversion =
@@ -30,16 +30,9 @@ export interface WireField {
 
 const SCALAR: Conversion = { kind: 'scalar' };
 const EXTRA_ATTRIBUTE = 'extra';
-const PY_KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
-    ' ',
-  ),
-);
-
 /** The attribute datamodel-code-generator gives a wire name under `--snake-case-field`. */
 export function pyAttribute(wireName: string): string {
-  const snake = snakeCase(wireName);
-  return PY_KEYWORDS.has(snake) ? `${snake}_` : snake;
+  return safePyIdentifier(snakeCase(wireName));
 }
 
 /** Definitions that become dataclasses: every object schema of the bundle (datamodel-code-generator's rule). */
@@ -146,20 +139,20 @@ export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
     unionsTable(model, uses),
     typesTable(model, bundle, uses),
   ];
-  const f = new PyFile(`${PY_GEN_DIR}/wire_names.py`, 'py-bindings');
-  f.raw(pyDocstring(`Wire names of the ${model.meta.title}: the tables codec.py converts by.`));
-  f.blank();
-  f.print`from __future__ import annotations`;
-  f.blank();
-  f.print`from collections.abc import Mapping`;
-  f.print`from typing import Final`;
-  f.blank();
-  f.print`from dsh_sdk._gen import models as m`;
-  f.raw(pyImport('dsh_sdk.wire_tables', uses));
-  for (const table of tables) {
-    f.blank();
+  const f = new GeneratedFile(`${PY_GEN_DIR}/wire_names.py`, 'py-bindings', 'py');
+  f.preamble(
+    pyDocstring(`Wire names of the ${model.meta.title}: the tables codec.py converts by.`),
+  );
+  // The tables are built as text before the file exists: they record what they use in `uses`.
+  f.import('annotations', '__future__');
+  f.import('Mapping', 'collections.abc');
+  f.import('Final', 'typing');
+  f.import('models', 'dsh_sdk._gen', { as: 'm' });
+  for (const name of uses) f.import(name, 'dsh_sdk.wire_tables');
+  tables.forEach((table, i) => {
+    if (i > 0) f.blank();
     f.raw(table.join('\n'));
-  }
+  });
   return f.finish();
 }
 

@@ -1,4 +1,4 @@
-// IDL → constants.gen.ts: error codes, diagnostic reasons, the protocol version and named constants.
+// IDL → constants.gen.ts: error codes, diagnostic reasons, the IDL and protocol versions and named constants.
 import type { Model } from '../idl/model.js';
 import { constantCase, pascalCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
@@ -18,8 +18,18 @@ export const tsConstantsEmitter: Emitter = {
 };
 
 function emitProtocolConstants(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc(`The version of ${model.meta.title} these bindings were generated from.`));
-  f.print`export const PROTOCOL_VERSION = ${f.string(model.meta.version)};`;
+  f.raw(
+    f.jsdoc(
+      `The semantic version of the IDL (\`meta.version\`) these bindings were generated from. Not negotiated: see {@link LATEST_PROTOCOL_VERSION}.`,
+    ),
+  );
+  f.print`export const IDL_VERSION = ${f.string(model.meta.version)};`;
+  f.raw(
+    f.jsdoc(
+      'The latest protocol version these bindings speak (`meta.protocolVersion`): what a client asks for in `initialize` by default, and what a runtime answers at most.',
+    ),
+  );
+  f.print`export const LATEST_PROTOCOL_VERSION = ${model.meta.protocolVersion};`;
   for (const constant of META_CONSTANTS) {
     f.raw(f.jsdoc(constant.doc));
     f.print`export const ${constant.name} = ${metaValue(model.meta, constant)};`;

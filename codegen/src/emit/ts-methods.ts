@@ -1,15 +1,16 @@
 // IDL → methods.gen.ts: method-name constants, the request and notification maps, method metadata.
 import type { Method, Model } from '../idl/model.js';
 import { notifications, requests } from '../idl/model.js';
+import { kebabCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { deprecationText, withJsdocTags } from './version-notes.js';
 import { TS_GEN_DIR } from './emitter.js';
 
 export const tsMethodsEmitter: Emitter = {
   name: 'ts-methods',
   emit({ model }) {
     const f = new GeneratedFile(`${TS_GEN_DIR}/methods.gen.ts`, 'ts-methods', 'ts');
-    emitImports(f, model);
     emitMethodConstants(f, model);
     emitRequestMap(f, model);
     emitNotificationMap(f, model);
@@ -18,21 +19,15 @@ export const tsMethodsEmitter: Emitter = {
   },
 };
 
-function emitImports(f: GeneratedFile, model: Model): void {
-  const names = new Set<string>();
-  for (const m of model.methods) {
-    if (m.params) names.add(m.params);
-    if (m.result) names.add(m.result);
-  }
-  f.print`import type { ${[...names].join(', ')} } from './types.gen.js';`;
-  f.blank();
-}
+/** A payload type of `types.gen.ts`, imported where it is printed. */
+const payload = (f: GeneratedFile, name: string | null, absent: string): string =>
+  name ? f.importType(name, './types.gen.js') : absent;
 
 function emitMethodConstants(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('The wire name of every method, by its generated name.'));
   f.print`export const Method = {`;
   for (const m of model.methods) {
-    f.raw(f.jsdoc(m.description, '  '));
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${m.name}: ${f.string(m.wireName)},`;
   }
   f.print`} as const;`;
@@ -47,8 +42,8 @@ function emitRequestMap(f: GeneratedFile, model: Model): void {
   );
   f.print`export interface HarnessSdkRequestMap {`;
   for (const m of requests(model)) {
-    f.raw(f.jsdoc(m.description, '  '));
-    f.print`  ${f.string(m.wireName)}: { params: ${m.params ?? 'undefined'}; result: ${m.result ?? 'never'} };`;
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
+    f.print`  ${f.string(m.wireName)}: { params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} };`;
   }
   f.print`}`;
   f.raw(f.jsdoc('A client → server request method.'));
@@ -60,8 +55,8 @@ function emitNotificationMap(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('Params of every server → client notification, indexed by wire method name.'));
   f.print`export interface HarnessSdkNotificationMap {`;
   for (const m of notifications(model)) {
-    f.raw(f.jsdoc(m.description, '  '));
-    f.print`  ${f.string(m.wireName)}: ${m.params ?? 'undefined'};`;
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
+    f.print`  ${f.string(m.wireName)}: ${payload(f, m.params, 'undefined')};`;
   }
   f.print`}`;
   f.raw(f.jsdoc('A server → client notification method.'));
@@ -73,12 +68,30 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc('What the IDL says about one method, available at run time.'));
   f.print`export interface MethodInfo {`;
   f.print`  readonly name: string;`;
+  f.raw(f.jsdoc("The name in kebab case, for file and folder names (the golden vectors').", '  '));
+  f.print`  readonly kebabName: string;`;
   f.print`  readonly wireName: MethodName;`;
   f.print`  readonly direction: 'clientToServer' | 'serverToClient';`;
   f.print`  readonly kind: 'request' | 'notification';`;
   f.print`  readonly paramsType: string | null;`;
   f.print`  readonly resultType: string | null;`;
   f.print`  readonly errorCodes: readonly number[];`;
+  f.raw(
+    f.jsdoc(
+      'The protocol version that introduced it: peers of earlier versions never see it.',
+      '  ',
+    ),
+  );
+  f.print`  readonly since: number;`;
+  f.raw(f.jsdoc('Why it is deprecated and what to use instead, or null.', '  '));
+  f.print`  readonly deprecated: string | null;`;
+  f.raw(
+    f.jsdoc(
+      'Params members introduced after version 1, with their version: a peer playing an older version treats them as unknown members.',
+      '  ',
+    ),
+  );
+  f.print`  readonly paramsMembersSince: Readonly<Record<string, number>>;`;
   f.print`}`;
   f.blank();
   f.raw(f.jsdoc('Every method of the protocol, in IDL order.'));
@@ -87,16 +100,34 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.print`];`;
 }
 
+/** The members of a method's params introduced after version 1, in IDL order. */
+export function newerParamsMembers(m: Method, model: Model): [string, number][] {
+  const params = model.types.find((t) => t.name === m.params);
+  return (params?.fields ?? []).filter((f) => f.since > 1).map((f) => [f.name, f.since]);
+}
+
+/** `{ 'protocolVersion': 2 }`, or `{}`. */
+function paramsSince(f: GeneratedFile, m: Method, model: Model): string {
+  const entries = newerParamsMembers(m, model).map(
+    ([name, since]) => `${f.string(name)}: ${since}`,
+  );
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+}
+
 function methodInfo(f: GeneratedFile, m: Method, model: Model): string {
   const codes = m.errors.map((name) => model.errors.find((e) => e.name === name)?.code ?? 0);
   const fields = [
     `name: ${f.string(m.name)}`,
+    `kebabName: ${f.string(kebabCase(m.name))}`,
     `wireName: ${f.string(m.wireName)}`,
     `direction: ${f.string(m.direction)}`,
     `kind: ${f.string(m.kind)}`,
     `paramsType: ${m.params ? f.string(m.params) : 'null'}`,
     `resultType: ${m.result ? f.string(m.result) : 'null'}`,
     `errorCodes: [${codes.join(', ')}]`,
+    `since: ${m.since}`,
+    `deprecated: ${m.deprecated ? f.string(deprecationText(m.deprecated)) : 'null'}`,
+    `paramsMembersSince: ${paramsSince(f, m, model)}`,
   ];
   return `{ ${fields.join(', ')} }`;
 }

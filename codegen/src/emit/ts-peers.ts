@@ -6,15 +6,17 @@ import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
+import { withJsdocTags } from './version-notes.js';
 
 export const tsPeersEmitter: Emitter = {
   name: 'ts-peers',
   emit({ model }) {
     const f = new GeneratedFile(`${TS_GEN_DIR}/peers.gen.ts`, 'ts-peers', 'ts');
-    emitImports(f, model);
+    emitAnyNotification(f, model);
     emitClient(f, model);
     emitHandlers(f, model);
-    emitServer(f, model);
+    emitNotifier(f, model);
+    emitServer(f);
     emitServe(f, model);
     return [f.finish()];
   },
@@ -25,23 +27,28 @@ const clientNames = (model: Model) => ({
   notifications: notifications(model).filter((m) => m.direction === 'serverToClient'),
 });
 
-function emitImports(f: GeneratedFile, model: Model): void {
-  const types = new Set<string>();
-  const validators = new Set<string>();
-  for (const m of model.methods) {
-    if (m.params) types.add(m.params);
-    if (m.result) types.add(m.result);
-    validators.add(paramsValidator(m).name);
-    const result = resultValidator(m);
-    if (result) validators.add(result.name);
+/** The generated modules and the support the peers print names from. */
+const TYPES = './types.gen.js';
+const METHODS = './methods.gen.js';
+const VALIDATORS = './validators.gen.js';
+const SUPPORT = '../peer-support.js';
+
+/** A payload type, imported where it is printed; `absent` when the method carries none. */
+const payload = (f: GeneratedFile, name: string | null, absent: string): string =>
+  name ? f.importType(name, TYPES) : absent;
+
+/** `Method`, imported where it is printed. */
+const method = (f: GeneratedFile, m: Method): string => `${f.import('Method', METHODS)}.${m.name}`;
+
+function emitAnyNotification(f: GeneratedFile, model: Model): void {
+  f.raw(
+    f.jsdoc('Any server → client notification with its checked params, told apart by `method`.'),
+  );
+  f.print`export type HarnessSdkNotification =`;
+  for (const m of clientNames(model).notifications) {
+    f.print`  | { readonly method: typeof ${method(f, m)}; readonly params: ${payload(f, m.params, 'undefined')} }`;
   }
-  f.print`import type { RequestContext } from '../inbound-handlers.js';`;
-  f.print`import type { RequestOptions } from '../pending-requests.js';`;
-  f.print`import type { PeerOptions, PeerTransport } from '../peer-support.js';`;
-  f.print`import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';`;
-  f.print`import { Method } from './methods.gen.js';`;
-  f.print`import type { ${[...types].join(', ')} } from './types.gen.js';`;
-  f.print`import { ${[...validators].join(', ')} } from './validators.gen.js';`;
+  f.print`;`;
   f.blank();
 }
 
@@ -53,14 +60,17 @@ function emitClient(f: GeneratedFile, model: Model): void {
     ),
   );
   f.print`export class HarnessSdkClientPeer {`;
+  const fanout = f.import('NotificationFanout', SUPPORT);
   for (const m of events)
-    f.print`  readonly #${m.name}: NotificationFanout<${m.params ?? 'undefined'}>;`;
+    f.print`  readonly #${m.name}: ${fanout}<${payload(f, m.params, 'undefined')}>;`;
   f.print`  readonly #validate: boolean;`;
   f.blank();
-  f.print`  constructor(private readonly transport: PeerTransport, options: PeerOptions = {}) {`;
+  const transport = f.importType('PeerTransport', SUPPORT);
+  f.print`  constructor(private readonly transport: ${transport}, options: ${f.importType('PeerOptions', SUPPORT)} = {}) {`;
   f.print`    this.#validate = options.validate ?? true;`;
   for (const m of events) {
-    f.print`    this.#${m.name} = new NotificationFanout(transport, Method.${m.name}, this.#validate ? ${paramsValidator(m).name} : null);`;
+    const validator = f.import(paramsValidator(m).name, VALIDATORS);
+    f.print`    this.#${m.name} = new ${fanout}(transport, ${method(f, m)}, this.#validate ? ${validator} : null);`;
   }
   f.print`  }`;
   for (const m of calls) emitClientRequest(f, m);
@@ -68,28 +78,51 @@ function emitClient(f: GeneratedFile, model: Model): void {
     f.blank();
     f.raw(
       f.jsdoc(
-        `Subscribes to \`${m.wireName}\`: ${m.description}\nReturns the function that unsubscribes.`,
+        withJsdocTags(
+          `Subscribes to \`${m.wireName}\`: ${m.description}\nA handler that throws or rejects is reported as \`notification-handler-failed\`; the others still run.\nReturns the function that unsubscribes.`,
+          m,
+        ),
         '  ',
       ),
     );
-    f.print`  on${pascalCase(m.name)}(handler: (params: ${m.params ?? 'undefined'}) => void): () => void {`;
+    const subscriber = f.importType('Subscriber', SUPPORT);
+    f.print`  on${pascalCase(m.name)}(handler: ${subscriber}<${payload(f, m.params, 'undefined')}>): () => void {`;
     f.print`    return this.#${m.name}.subscribe(handler);`;
     f.print`  }`;
   }
+  emitOnAnyNotification(f, events);
   f.print`}`;
   f.blank();
 }
 
+function emitOnAnyNotification(f: GeneratedFile, events: readonly Method[]): void {
+  f.blank();
+  f.raw(
+    f.jsdoc(
+      'Subscribes to every server → client notification, as `{ method, params }`, in wire order.\nReturns the function that unsubscribes from all of them.',
+      '  ',
+    ),
+  );
+  f.print`  onAnyNotification(handler: ${f.importType('Subscriber', SUPPORT)}<HarnessSdkNotification>): () => void {`;
+  f.print`    const unsubscribes = [`;
+  for (const m of events) {
+    f.print`      this.#${m.name}.subscribe((params) => handler({ method: ${method(f, m)}, params })),`;
+  }
+  f.print`    ];`;
+  f.print`    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());`;
+  f.print`  }`;
+}
+
 function emitClientRequest(f: GeneratedFile, m: Method): void {
   const result = resultValidator(m);
-  const args = m.params
-    ? `params: ${m.params}, options?: RequestOptions`
-    : 'options?: RequestOptions';
+  const options = `options?: ${f.importType('RequestOptions', '../pending-requests.js')}`;
+  const args = m.params ? `params: ${payload(f, m.params, '')}, ${options}` : options;
+  const validator = result ? f.import(result.name, VALIDATORS) : 'null';
   f.blank();
-  f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
-  f.print`  async ${m.name}(${args}): Promise<${m.result ?? 'void'}> {`;
-  f.print`    const result = await this.transport.request(Method.${m.name}, ${m.params ? 'params' : 'undefined'}, options);`;
-  f.print`    return requireValidResult(this.#validate ? ${result?.name ?? 'null'} : null, Method.${m.name}, result);`;
+  f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
+  f.print`  async ${m.name}(${args}): Promise<${payload(f, m.result, 'void')}> {`;
+  f.print`    const result = await this.transport.request(${method(f, m)}, ${m.params ? 'params' : 'undefined'}, options);`;
+  f.print`    return ${f.import('requireValidResult', SUPPORT)}(this.#validate ? ${validator} : null, ${method(f, m)}, result);`;
   f.print`  }`;
 }
 
@@ -101,33 +134,50 @@ function emitHandlers(f: GeneratedFile, model: Model): void {
   );
   f.print`export interface HarnessSdkRequestHandlers {`;
   for (const m of clientNames(model).requests) {
-    const params = m.params ? `params: ${m.params}, ` : '';
-    f.raw(f.jsdoc(m.description, '  '));
-    f.print`  ${m.name}(${params}context: RequestContext): ${m.result ?? 'void'} | Promise<${m.result ?? 'void'}>;`;
+    const params = m.params ? `params: ${payload(f, m.params, '')}, ` : '';
+    const context = f.importType('RequestContext', '../inbound-handlers.js');
+    const result = payload(f, m.result, 'void');
+    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
+    f.print`  ${m.name}(${params}context: ${context}): ${result} | Promise<${result}>;`;
   }
   f.print`}`;
   f.blank();
 }
 
-function emitServer(f: GeneratedFile, model: Model): void {
+function emitNotifier(f: GeneratedFile, model: Model): void {
+  f.raw(
+    f.jsdoc(
+      'A typed notify method per server → client notification, over any `send`: the server peer sends\nthrough its transport; a runtime can put a gate in between.',
+    ),
+  );
+  f.print`export class HarnessSdkNotifier {`;
+  const methodName = f.importType('NotificationMethod', METHODS);
+  f.print`  constructor(private readonly send: (method: ${methodName}, params: unknown) => Promise<void>) {}`;
+  for (const m of clientNames(model).notifications) {
+    f.blank();
+    f.raw(f.jsdoc(withJsdocTags(`Sends \`${m.wireName}\`. ${m.description}`, m), '  '));
+    f.print`  notify${pascalCase(m.name)}(params: ${payload(f, m.params, 'undefined')}): Promise<void> {`;
+    f.print`    return this.send(${method(f, m)}, params);`;
+    f.print`  }`;
+  }
+  f.print`}`;
+  f.blank();
+}
+
+function emitServer(f: GeneratedFile): void {
   f.raw(
     f.jsdoc(
       "The server end's outbound surface: a typed notify method per server → client notification.",
     ),
   );
-  f.print`export class HarnessSdkServerPeer {`;
+  f.print`export class HarnessSdkServerPeer extends HarnessSdkNotifier {`;
   f.print`  constructor(`;
-  f.print`    private readonly transport: PeerTransport,`;
+  f.print`    transport: ${f.importType('PeerTransport', SUPPORT)},`;
   f.print`    /** Unregisters the request handlers. */`;
   f.print`    readonly dispose: () => void,`;
-  f.print`  ) {}`;
-  for (const m of clientNames(model).notifications) {
-    f.blank();
-    f.raw(f.jsdoc(`Sends \`${m.wireName}\`. ${m.description}`, '  '));
-    f.print`  notify${pascalCase(m.name)}(params: ${m.params ?? 'undefined'}): Promise<void> {`;
-    f.print`    return this.transport.notify(Method.${m.name}, params);`;
-    f.print`  }`;
-  }
+  f.print`  ) {`;
+  f.print`    super((method, params) => transport.notify(method, params));`;
+  f.print`  }`;
   f.print`}`;
   f.blank();
 }
@@ -138,18 +188,20 @@ function emitServe(f: GeneratedFile, model: Model): void {
       'Serves the protocol on `transport` with `handlers`: params that break the schema are answered `-32602`,\nlisting every violation, before any handler runs.',
     ),
   );
-  f.print`export function serveHarnessSdk(transport: PeerTransport, handlers: HarnessSdkRequestHandlers, options: PeerOptions = {}): HarnessSdkServerPeer {`;
+  const transport = f.importType('PeerTransport', SUPPORT);
+  const options = f.importType('PeerOptions', SUPPORT);
+  f.print`export function serveHarnessSdk(transport: ${transport}, handlers: HarnessSdkRequestHandlers, options: ${options} = {}): HarnessSdkServerPeer {`;
   f.print`  const validate = options.validate ?? true;`;
   f.print`  const disposers = [`;
   for (const m of clientNames(model).requests) {
-    const validator = paramsValidator(m).name;
+    const validator = f.import(paramsValidator(m).name, VALIDATORS);
     const call = m.params ? `handlers.${m.name}(checked, context)` : `handlers.${m.name}(context)`;
-    f.print`    transport.onRequest(Method.${m.name}, (params, context) => {`;
+    f.print`    transport.onRequest(${method(f, m)}, (params, context) => {`;
     // A method without params accepts them absent; any other method must receive them.
     const check = m.params
       ? `validate ? ${validator} : null`
       : `validate && params !== undefined ? ${validator} : null`;
-    f.print`      ${m.params ? 'const checked = ' : ''}requireValidParams(${check}, params);`;
+    f.print`      ${m.params ? 'const checked = ' : ''}${f.import('requireValidParams', SUPPORT)}(${check}, params);`;
     f.print`      return ${call};`;
     f.print`    }),`;
   }

@@ -5,6 +5,8 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { commentedHeader } from '../printer/generated-file.js';
+import { withVersionDescriptions } from '../schema/version-descriptions.js';
+import { jsdocTags, withJsdocTags } from './version-notes.js';
 
 const OPTIONS: Partial<Options> = {
   bannerComment: '',
@@ -18,8 +20,12 @@ const OPTIONS: Partial<Options> = {
 
 export const tsTypesEmitter: Emitter = {
   name: 'ts-types',
-  async emit({ bundle }) {
-    const { definitions, ...root } = bundle;
+  async emit({ bundle: plain, model }) {
+    const bundle = withVersionDescriptions(plain, model, withJsdocTags, (value, item) =>
+      [`\`${value}\`:`, ...jsdocTags(item).map((tag) => tag.replace(/^@(\w+)/, '$1'))].join(' '),
+    );
+    const { definitions: annotated, ...root } = bundle;
+    const definitions = withoutIdlAnnotations(annotated);
     const declared = new Map<string, string>();
     const compileOne = async (schema: object, name: string) => {
       const source = await compile(
@@ -56,4 +62,23 @@ export function splitDeclarations(source: string): { name: string; text: string 
     comment = '';
   }
   return declarations;
+}
+
+/**
+ * The definitions without the IDL's `x-` annotations: json-schema-to-typescript reads none of them
+ * (known values reach it as `tsType`), and it would check an `x-known-values` entry as a schema
+ * (a deprecated known value's `deprecated` object is not its boolean keyword).
+ */
+export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
+  if (Array.isArray(node)) return node.map((item) => withoutIdlAnnotations(item)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node)
+    .filter(([key]) => isPropertyMap || !key.startsWith('x-'))
+    .map(([key, value]) => [
+      key,
+      key === 'examples'
+        ? value
+        : withoutIdlAnnotations(value, !isPropertyMap && key === 'properties'),
+    ]);
+  return Object.fromEntries(entries) as T;
 }

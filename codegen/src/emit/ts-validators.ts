@@ -2,12 +2,22 @@
 import AjvModule, { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
+import type { Model } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
-import { buildValidationBundle, VALIDATION_BUNDLE_ID } from '../schema/validation.js';
+import {
+  buildValidationBundle,
+  NOT_OBJECT_LACKS_REQUIRED,
+  VALIDATION_BUNDLE_ID,
+} from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
 import { TS_GEN_DIR } from './emitter.js';
 import { OPEN_VALUE } from '../schema/number-rule.js';
-import { noParamsSchema, validatorSpecs } from './validator-names.js';
+import {
+  noParamsSchema,
+  paramsValidator,
+  resultValidator,
+  validatorSpecs,
+} from './validator-names.js';
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -16,7 +26,7 @@ const standaloneCode = standaloneCodeModule.default;
  * ajv treats `contentEncoding` as an annotation; the protocol asserts it. The check is inlined in
  * the standalone code: canonical padded base64 decodes and re-encodes to the same text.
  */
-function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
+export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
   ajv.removeKeyword('contentEncoding');
   ajv.addKeyword({
     keyword: 'contentEncoding',
@@ -27,6 +37,34 @@ function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
       if (cxt.schema !== 'base64')
         throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
       cxt.fail(_`Buffer.from(${cxt.data}, 'base64').toString('base64') !== ${cxt.data}`);
+    },
+  });
+}
+
+/**
+ * `x-not-object-lacks-required` (idl.schema.json): a value that is not a plain object is also
+ * reported missing each `required` member, as `required` errors, so violations name the pointer
+ * each member would have (WIRE.md §9: absent or array params name `/sessionId`).
+ */
+export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): void {
+  ajv.addKeyword({
+    keyword: NOT_OBJECT_LACKS_REQUIRED,
+    schemaType: 'boolean',
+    error: {
+      message: (cxt) =>
+        _`${"must have required property '"} + ${cxt.params['missingProperty'] ?? ''} + ${"'"}`,
+      params: (cxt) => _`{missingProperty: ${cxt.params['missingProperty'] ?? ''}}`,
+    },
+    code(cxt) {
+      const required = (cxt.parentSchema as { required?: string[] }).required ?? [];
+      if (cxt.schema !== true || required.length === 0) return;
+      const { gen, data } = cxt;
+      gen.if(_`!(${data} && typeof ${data} == "object" && !Array.isArray(${data}))`, () => {
+        for (const name of required) {
+          cxt.setParams({ missingProperty: name });
+          cxt.error(true);
+        }
+      });
     },
   });
 }
@@ -47,6 +85,7 @@ export const tsValidatorsEmitter: Emitter = {
       code: { source: true, esm: true, lines: true },
     });
     assertContentEncoding(ajv);
+    assertNotObjectLacksRequired(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({
       $id: `${VALIDATION_BUNDLE_ID}/no-params`,
@@ -62,11 +101,9 @@ export const tsValidatorsEmitter: Emitter = {
     const js = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.js`, 'ts-validators', 'js');
     js.raw('/* eslint-disable */');
     js.raw(standaloneCode(ajv, refs));
+    emitMethodValidatorsTable(js, model);
 
     const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
-    const typeNames = specs.filter((s) => s.typeName).map((s) => s.tsType);
-    dts.print`import type { ${[...typeNames, 'ProtocolFrame'].join(', ')} } from './types.gen.js';`;
-    dts.blank();
     dts.raw(
       dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
     );
@@ -92,10 +129,36 @@ export const tsValidatorsEmitter: Emitter = {
         ? `a \`${spec.typeName}\``
         : 'params of a method without params (an object or null)';
       dts.raw(dts.jsdoc(`Checks ${what}.`));
-      dts.print`export declare const ${spec.name}: Validator<${spec.tsType}>;`;
+      const type = spec.typeName ? dts.importType(spec.tsType, './types.gen.js') : spec.tsType;
+      dts.print`export declare const ${spec.name}: Validator<${type}>;`;
     }
     dts.raw(dts.jsdoc('Checks any frame of the protocol.'));
-    dts.print`export declare const validateProtocolFrame: Validator<ProtocolFrame>;`;
+    dts.print`export declare const validateProtocolFrame: Validator<${dts.importType('ProtocolFrame', './types.gen.js')}>;`;
+    emitMethodValidatorsDeclaration(dts);
     return [js.finish(), dts.finish()];
   },
 };
+
+/** Which validator checks what each method carries, for tools that check any frame (a recorder). */
+function emitMethodValidatorsTable(f: GeneratedFile, model: Model): void {
+  f.blank();
+  f.raw(f.jsdoc("The validators of each method's params and result, by wire name."));
+  f.print`export const METHOD_VALIDATORS = {`;
+  for (const method of model.methods) {
+    const result = resultValidator(method)?.name ?? 'null';
+    f.print`  ${f.string(method.wireName)}: { params: ${paramsValidator(method).name}, result: ${result} },`;
+  }
+  f.print`};`;
+}
+
+function emitMethodValidatorsDeclaration(f: GeneratedFile): void {
+  f.raw(
+    f.jsdoc('The validators of one method: its params, and its result (null for a notification).'),
+  );
+  f.print`export interface MethodValidators {`;
+  f.print`  readonly params: Validator<unknown>;`;
+  f.print`  readonly result: Validator<unknown> | null;`;
+  f.print`}`;
+  f.raw(f.jsdoc("The validators of each method's params and result, by wire name."));
+  f.print`export declare const METHOD_VALIDATORS: Readonly<Record<${f.importType('MethodName', './methods.gen.js')}, MethodValidators>>;`;
+}

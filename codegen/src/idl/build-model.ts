@@ -1,11 +1,15 @@
 // Raw (already meta-schema-valid) IDL JSON → typed Model. Pure data reshaping; checks live in check.ts.
 import type {
+  Deprecation,
   DiagnosticDef,
+  EnumValue,
   ErrorCodeDef,
   Field,
   Method,
   Model,
   SchemaNode,
+  Sequence,
+  SequenceStep,
   TypeDef,
   TypeKind,
   TypeSection,
@@ -14,8 +18,25 @@ import type {
 } from './model.js';
 import { refName } from './model.js';
 
+/** A deprecation as written in the IDL. */
+export interface RawDeprecation {
+  reason: string;
+  replacement?: string;
+}
+
+/** An `x-known-values` entry: a description, or an object with `since` / `deprecated`. */
+export type RawKnownValue =
+  string | { description: string; since?: number; deprecated?: RawDeprecation };
+
+/** `meta.maxNestingDepth` of a file written before the member existed. */
+const DEFAULT_MAX_NESTING_DEPTH = 64;
+
 export interface RawIdl {
-  meta: Model['meta'];
+  meta: Omit<Model['meta'], 'protocolVersion' | 'maxNestingDepth' | 'maxSafeInteger'> & {
+    protocolVersion?: number;
+    maxNestingDepth?: number;
+    maxSafeInteger?: number;
+  };
   methods: {
     name: string;
     method: string;
@@ -25,12 +46,41 @@ export interface RawIdl {
     result?: string;
     errors?: string[];
     description: string;
+    since?: number;
+    deprecated?: RawDeprecation;
   }[];
   types: Record<string, SchemaNode>;
   vocabulary: Record<string, SchemaNode>;
   errorData: Record<string, SchemaNode>;
   errors: { name: string; code: number; message: string; data?: string; description: string }[];
   diagnostics: DiagnosticDef[];
+  sequences?: RawSequence[];
+}
+
+/** A sequence step as written in the IDL (idl.schema.json, `sequenceStep`). */
+export interface RawSequenceStep {
+  request?: string;
+  result?: string;
+  error?: string;
+  code?: string;
+  notification?: string;
+  event?: string;
+  events?: string[];
+  members?: string[];
+  values?: Record<string, string | number | boolean>;
+  note?: string;
+  over?: 'client' | 'runtime' | 'both';
+  opt?: string;
+  steps?: RawSequenceStep[];
+  alt?: { label: string; steps: RawSequenceStep[] }[];
+}
+
+export interface RawSequence {
+  name: string;
+  title: string;
+  description: string;
+  since?: number;
+  steps: RawSequenceStep[];
 }
 
 export const TYPE_SECTIONS: readonly TypeSection[] = ['types', 'vocabulary', 'errorData'];
@@ -51,6 +101,8 @@ export function buildModel(raw: RawIdl): Model {
     result: m.result ?? null,
     errors: m.errors ?? [],
     description: m.description,
+    since: m.since ?? 1,
+    deprecated: deprecation(m.deprecated),
   }));
   const errors: ErrorCodeDef[] = raw.errors.map((e) => ({
     name: e.name,
@@ -59,7 +111,58 @@ export function buildModel(raw: RawIdl): Model {
     dataType: e.data ?? null,
     description: e.description,
   }));
-  return { meta: raw.meta, methods, types, errors, diagnostics: raw.diagnostics };
+  // Members the IDL format gained after a version was released: their values before they existed.
+  const meta = {
+    ...raw.meta,
+    protocolVersion: raw.meta.protocolVersion ?? 1,
+    maxNestingDepth: raw.meta.maxNestingDepth ?? DEFAULT_MAX_NESTING_DEPTH,
+    maxSafeInteger: raw.meta.maxSafeInteger ?? Number.MAX_SAFE_INTEGER,
+  };
+  const sequences = (raw.sequences ?? []).map((q): Sequence => ({
+    name: q.name,
+    title: q.title,
+    description: q.description,
+    since: q.since ?? 1,
+    steps: q.steps.map(buildStep),
+  }));
+  return { meta, methods, types, errors, diagnostics: raw.diagnostics, sequences };
+}
+
+/** A step of the meta-schema's `oneOf`, told apart by the member that names its kind. */
+export function buildStep(raw: RawSequenceStep): SequenceStep {
+  const facts = {
+    members: raw.members ?? [],
+    values: Object.entries(raw.values ?? {}),
+    note: raw.note ?? null,
+  };
+  if (raw.request !== undefined) return { kind: 'request', method: raw.request, ...facts };
+  if (raw.result !== undefined) return { kind: 'result', method: raw.result, ...facts };
+  if (raw.error !== undefined)
+    return { kind: 'error', method: raw.error, code: raw.code ?? '', ...facts };
+  if (raw.notification !== undefined) {
+    const events = raw.events ?? (raw.event === undefined ? [] : [raw.event]);
+    return { kind: 'notification', method: raw.notification, events, ...facts };
+  }
+  if (raw.opt !== undefined)
+    return { kind: 'opt', label: raw.opt, steps: (raw.steps ?? []).map(buildStep) };
+  if (raw.alt !== undefined)
+    return {
+      kind: 'alt',
+      branches: raw.alt.map((b) => ({ label: b.label, steps: b.steps.map(buildStep) })),
+    };
+  return { kind: 'note', text: raw.note ?? '', over: raw.over ?? 'both' };
+}
+
+function deprecation(raw: unknown): Deprecation | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { reason, replacement } = raw as RawDeprecation;
+  return { reason, replacement: replacement ?? null };
+}
+
+/** `x-since` of a property schema (1 when absent). */
+export function propertySince(prop: unknown): number {
+  const since = typeof prop === 'object' && prop !== null ? (prop as SchemaNode)['x-since'] : null;
+  return typeof since === 'number' ? since : 1;
 }
 
 export function schemaOf(raw: RawIdl, name: string): SchemaNode | undefined {
@@ -107,6 +210,8 @@ function buildFields(schema: SchemaNode): Field[] {
       schema: prop,
       typeRef: refName(target),
       isArray,
+      since: propertySince(prop),
+      deprecated: deprecation(prop['x-deprecated']),
     };
   });
 }
@@ -124,11 +229,26 @@ function buildUnion(schema: SchemaNode, raw: RawIdl): Union {
   return { discriminator, isOpen: schema['x-open'] === true, variants };
 }
 
-function enumValues(schema: SchemaNode): TypeDef['values'] {
-  const known = schema['x-known-values'] as Record<string, string> | undefined;
-  if (known) return Object.entries(known).map(([value, description]) => ({ value, description }));
+function enumValues(schema: SchemaNode): EnumValue[] {
+  const known = schema['x-known-values'] as Record<string, RawKnownValue> | undefined;
+  if (known) return Object.entries(known).map(([value, entry]) => knownValue(value, entry));
   const values = schema['enum'];
   return Array.isArray(values)
-    ? values.map((value) => ({ value: String(value), description: null }))
+    ? values.map((value) => ({
+        value: String(value),
+        description: null,
+        since: 1,
+        deprecated: null,
+      }))
     : [];
+}
+
+function knownValue(value: string, entry: RawKnownValue): EnumValue {
+  if (typeof entry === 'string') return { value, description: entry, since: 1, deprecated: null };
+  return {
+    value,
+    description: entry.description,
+    since: entry.since ?? 1,
+    deprecated: deprecation(entry.deprecated),
+  };
 }

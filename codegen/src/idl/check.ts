@@ -1,8 +1,10 @@
 // What the meta-schema cannot say: references resolve, names are unique, nothing is unused,
-// unions are well formed, objects are named, examples match their schema.
+// unions are well formed, objects are named, examples match their schema, versions are in range.
 import type { RawIdl } from './build-model.js';
 import { TYPE_SECTIONS, buildModel } from './build-model.js';
 import { checkExamples, checkUnused } from './check-usage.js';
+import { checkSequences } from './check-sequences.js';
+import { checkVersions } from './check-versions.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
@@ -19,11 +21,22 @@ export function checkIdl(raw: RawIdl): Finding[] {
   const typeHome = locateTypes(raw, findings);
   checkMethods(raw, typeHome, findings);
   checkErrors(raw, typeHome, findings);
+  checkVersions(raw, findings);
   for (const section of TYPE_SECTIONS) {
     for (const [name, schema] of Object.entries(raw[section])) {
       const at = `/${section}/${name}`;
       walkSchema(schema, at, true, typeHome, findings);
       checkUnion(name, schema, at, raw, findings);
+      if (
+        schema['x-not-object-lacks-required'] === true &&
+        (schema['type'] !== 'object' || !Array.isArray(schema['required']))
+      )
+        findings.push({
+          pointer: `${at}/x-not-object-lacks-required`,
+          message:
+            'x-not-object-lacks-required on a type that is not an object with required members',
+          hint: 'use it on an object type with "required", or remove it',
+        });
       if (schema['x-constant'] !== undefined && schema['const'] === undefined) {
         findings.push({
           pointer: `${at}/x-constant`,
@@ -34,7 +47,11 @@ export function checkIdl(raw: RawIdl): Finding[] {
     }
   }
   checkUnused(raw, typeHome, findings);
-  if (findings.length === 0) checkExamples(buildModel(raw), typeHome, findings);
+  if (findings.length === 0) {
+    const model = buildModel(raw);
+    checkExamples(model, typeHome, findings);
+    checkSequences(model, findings);
+  }
   return findings;
 }
 

@@ -7,6 +7,12 @@ export type Direction = 'clientToServer' | 'serverToClient';
 export type MethodKind = 'request' | 'notification';
 export type TypeSection = 'types' | 'vocabulary' | 'errorData';
 
+/** Why an item is deprecated and what replaces it. Deprecating is never a breaking change. */
+export interface Deprecation {
+  readonly reason: string;
+  readonly replacement: string | null;
+}
+
 /** A protocol method: its generated name, wire name, direction, kind and payload types. */
 export interface Method {
   /** camelCase identifier for generated code, e.g. `sessionPrompt`. */
@@ -22,6 +28,9 @@ export interface Method {
   /** Names of the error codes this method may answer with. */
   readonly errors: readonly string[];
   readonly description: string;
+  /** The protocol version that introduced it (`since`; 1 when absent). */
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 /** One property of an object type. */
@@ -34,6 +43,9 @@ export interface Field {
   /** The named type this field refers to, directly or as array items. */
   readonly typeRef: string | null;
   readonly isArray: boolean;
+  /** The protocol version that introduced it (`x-since`; 1 when absent). */
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 /** A variant of a discriminated union. */
@@ -66,11 +78,19 @@ export interface TypeDef {
   /** Union types: their variants in IDL order. */
   readonly union: Union | null;
   /** Closed enums: the allowed values; open enums: the known ones. */
-  readonly values: readonly { value: string; description: string | null }[];
+  readonly values: readonly EnumValue[];
   /** Whether it is the unknown variant of an open union. */
   readonly isUnknownVariant: boolean;
   /** Name of the constant emitted for a `const` type, if any. */
   readonly constantName: string | null;
+}
+
+/** A value of an enum; `since` and `deprecated` come from an open enum's `x-known-values` entry. */
+export interface EnumValue {
+  readonly value: string;
+  readonly description: string | null;
+  readonly since: number;
+  readonly deprecated: Deprecation | null;
 }
 
 export interface ErrorCodeDef {
@@ -90,12 +110,52 @@ export interface Meta {
   readonly name: string;
   readonly title: string;
   readonly version: string;
+  /** The latest protocol version the IDL describes (`meta.protocolVersion`; 1 when absent). */
+  readonly protocolVersion: number;
   readonly description: string;
   readonly defaultMaxFrameBytes: number;
   /** The deepest a line may nest, the frame object counting as level 1. */
   readonly maxNestingDepth: number;
   /** The largest magnitude of any number a payload carries (2^53−1). */
   readonly maxSafeInteger: number;
+}
+
+/** What an arrow of a sequence diagram shows of its payload: members by name, some with a value. */
+export interface StepFacts {
+  readonly members: readonly string[];
+  /** Dotted paths into the params or result (the event data, for one event) and their values. */
+  readonly values: readonly (readonly [string, string | number | boolean])[];
+  readonly note: string | null;
+}
+
+/** One arrow, note or block of a sequence diagram (`sequences` in the IDL). */
+export type SequenceStep =
+  | ({ readonly kind: 'request' | 'result'; readonly method: string } & StepFacts)
+  | ({ readonly kind: 'error'; readonly method: string; readonly code: string } & StepFacts)
+  | ({
+      readonly kind: 'notification';
+      readonly method: string;
+      /** For `session.event`: the event types shown, in order. */
+      readonly events: readonly string[];
+    } & StepFacts)
+  | { readonly kind: 'note'; readonly text: string; readonly over: 'client' | 'runtime' | 'both' }
+  | { readonly kind: 'opt'; readonly label: string; readonly steps: readonly SequenceStep[] }
+  | {
+      readonly kind: 'alt';
+      readonly branches: readonly {
+        readonly label: string;
+        readonly steps: readonly SequenceStep[];
+      }[];
+    };
+
+/** A sequence diagram, as data the checker ties to the rest of the IDL. */
+export interface Sequence {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The protocol version whose behaviour it shows (1 when absent). */
+  readonly since: number;
+  readonly steps: readonly SequenceStep[];
 }
 
 /** The whole protocol. Order everywhere follows the IDL. */
@@ -105,6 +165,7 @@ export interface Model {
   readonly types: readonly TypeDef[];
   readonly errors: readonly ErrorCodeDef[];
   readonly diagnostics: readonly DiagnosticDef[];
+  readonly sequences: readonly Sequence[];
 }
 
 export function findType(model: Model, name: string): TypeDef {

@@ -24,24 +24,18 @@ export function kebabCase(name: string): string {
   return snakeCase(name).replace(/_/g, '-');
 }
 
-const TS_RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield'.split(
+/** Python's keywords (`keyword.kwlist`); soft keywords such as `type` are valid names. */
+const PY_KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
     ' ',
   ),
 );
 
-const PY_RESERVED = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield type'.split(
-    ' ',
-  ),
-);
-
-/** A TypeScript identifier that is not a reserved word. */
-export function safeTsIdentifier(name: string): string {
-  return TS_RESERVED.has(name) ? `${name}$` : name;
-}
-
-/** A Python identifier that is not a keyword (or the soft keyword `type`). */
+/**
+ * A Python identifier that is not a keyword: `class` → `class_`, as datamodel-code-generator
+ * renames fields. (TypeScript needs no such function: names from the IDL are only property and
+ * method names there, where reserved words are allowed, or PascalCase type names.)
+ */
 export function safePyIdentifier(name: string): string {
-  return PY_RESERVED.has(name) ? `${name}_` : name;
+  return PY_KEYWORDS.has(name) ? `${name}_` : name;
 }

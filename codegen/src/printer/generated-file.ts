@@ -1,4 +1,6 @@
-// A file being generated: lines printed with tagged templates, a header naming its source and emitter.
+// A file being generated: lines printed with tagged templates, the imports they use recorded as
+// they are printed, and a header naming its source and emitter.
+import { ImportSet } from './imports.js';
 
 export type Language = 'ts' | 'js' | 'py' | 'md' | 'json';
 
@@ -35,15 +37,46 @@ export function commentedHeader(emitter: string, language: Language): string {
 
 type Printable = string | number | boolean | readonly string[];
 
-/** Collects the lines of one generated file. `print` takes a tagged template; arrays print one per line. */
+/** The Python package generated files live in: its imports form their own section. */
+const PY_PACKAGE = 'dsh_sdk';
+
+/**
+ * Collects the lines of one generated file. `print` takes a tagged template; arrays print one per
+ * line. Symbols from other modules come from `import()` / `importType()` (or `importModule()` in
+ * Python), which record the import and return the name to print: the import block, written at
+ * `finish()`, holds exactly what the file uses.
+ */
 export class GeneratedFile {
   private readonly lines: string[] = [];
+  /** Lines before the imports: a Python module docstring. */
+  private readonly preambleLines: string[] = [];
+  private readonly imports = new ImportSet();
 
   constructor(
     readonly path: string,
     readonly emitter: string,
     readonly language: Language,
   ) {}
+
+  /** Imports `name` from `module` (TypeScript: a value import) and returns the name to print. */
+  import(name: string, module: string, options: { as?: string } = {}): string {
+    return this.imports.add(name, module, options);
+  }
+
+  /** TypeScript: imports `name` for its type only (`import type`), unless it is also a value. */
+  importType(name: string, module: string): string {
+    return this.imports.add(name, module, { isTypeOnly: true });
+  }
+
+  /** Python: `import module`; returns the name to print. */
+  importModule(module: string): string {
+    return this.imports.addModule(module);
+  }
+
+  /** Adds lines that go before the imports (a Python module docstring). */
+  preamble(text: string): void {
+    this.preambleLines.push(text);
+  }
 
   print(strings: TemplateStringsArray, ...values: Printable[]): void {
     let text = strings[0] ?? '';
@@ -82,9 +115,20 @@ export class GeneratedFile {
     const joined = this.lines.join('\n');
     if (this.language === 'py') {
       // PEP 8 (and `ruff format`) keep two blank lines between top-level definitions: no collapsing.
-      return { path: this.path, language: 'py', content: `${header}\n${joined.trim()}\n` };
+      const head = [...this.preambleLines];
+      if (!this.imports.isEmpty) head.push(this.imports.renderPy(PY_PACKAGE).join('\n'));
+      const body = joined.trim();
+      // As ruff format spaces them: two blank lines before a top-level definition, else one.
+      const gap = /^(class |def |async def |@)/.test(body) ? '\n\n\n' : '\n\n';
+      const top = head.join('\n\n');
+      const content = top === '' ? body : body === '' ? top : `${top}${gap}${body}`;
+      return { path: this.path, language: 'py', content: `${header}\n${content}\n` };
     }
-    const body = joined.replace(/\n{3,}/g, '\n\n').trimEnd();
+    const imports = this.imports.renderTs();
+    const body = [...imports, ...(imports.length > 0 ? [''] : []), joined]
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd();
     return { path: this.path, language: this.language, content: `${header}\n\n${body}\n` };
   }
 }

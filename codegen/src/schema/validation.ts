@@ -13,6 +13,9 @@ export const VALIDATION_BUNDLE_ID = 'https://dsh-sdk.dev/protocol.validation.sch
 /** Annotation keywords validators never read; dropped so generated code stays small. */
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'tsType', '$comment']);
 
+/** The one `x-` keyword validators assert (idl.schema.json); every other `x-` key is dropped. */
+export const NOT_OBJECT_LACKS_REQUIRED = 'x-not-object-lacks-required';
+
 export function buildValidationBundle(bundle: SchemaBundle, model: Model): SchemaBundle {
   const definitions: Record<string, SchemaNode> = {};
   for (const [name, schema] of Object.entries(withNumberRule(bundle, model).definitions)) {
@@ -71,7 +74,8 @@ function stripAnnotations<T>(node: T): T {
   const out: Record<string, unknown> = {};
   const isBase64 = (node as Record<string, unknown>)['contentEncoding'] === 'base64';
   for (const [key, value] of Object.entries(node)) {
-    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+    if (ANNOTATIONS.has(key) || (key.startsWith('x-') && key !== NOT_OBJECT_LACKS_REQUIRED))
+      continue;
     if (isBase64 && key === 'pattern') continue;
     // Inside `properties`, keys are property names, never annotations.
     out[key] = key === 'properties' ? mapValues(value, stripAnnotations) : stripAnnotations(value);

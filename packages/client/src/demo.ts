@@ -4,7 +4,7 @@
 import { access, constants } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Method, PROTOCOL_VERSION } from '@dsh-sdk/protocol';
+import { IDL_VERSION, Method } from '@dsh-sdk/protocol';
 import { DemoPrinter, formatMs, shorten } from './demo-printer.js';
 import { describeExit } from './errors.js';
 import { imageFromBytes, textBlock } from './content.js';
@@ -147,7 +147,7 @@ async function startRuntime(
   await access(launcher, constants.X_OK).catch(() => {
     throw new Error(`${launcher} is missing or not executable (the ${name} is not available)`);
   });
-  out.heading(`DeepSeek Harness SDK protocol ${PROTOCOL_VERSION} — client demo`);
+  out.heading(`DeepSeek Harness SDK protocol ${IDL_VERSION} — client demo`);
   out.line('runtime', `${relative(process.cwd(), launcher) || launcher} (${name})`);
   const started = performance.now();
   const client = await HarnessClient.spawn({

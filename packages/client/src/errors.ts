@@ -34,15 +34,62 @@ export class RuntimeExitedError extends Error implements RuntimeExit {
   }
 }
 
+/**
+ * The client itself ended the call or run: `shutdown()` was called while it was pending, or the
+ * call came after the client was shut down. The runtime did not fail; see {@link RuntimeExitedError}
+ * for a runtime that ended by itself.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`the client is closing: its own shutdown() ended ${what}`, options);
+  }
+}
+
+/** The runtime process did not exit even after SIGKILL; the client let go of it. */
+export class RuntimeSurvivedKillError extends Error {
+  override readonly name = 'RuntimeSurvivedKillError';
+  readonly pid: number | undefined;
+
+  constructor(pid: number | undefined) {
+    super(`the runtime (pid ${pid}) survived SIGKILL; the client let go of it`);
+    this.pid = pid;
+  }
+}
+
 /** The runtime process could not be started (for example, the command does not exist). */
 export class RuntimeSpawnError extends Error {
-  override readonly name = 'RuntimeSpawnError';
+  override readonly name: string = 'RuntimeSpawnError';
   readonly command: readonly string[];
 
-  constructor(command: readonly string[], cause: unknown) {
+  constructor(command: readonly string[], cause: unknown, message?: string) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`could not start the runtime ${JSON.stringify(command)}: ${reason}`, { cause });
+    super(message ?? `could not start the runtime ${JSON.stringify(command)}: ${reason}`, {
+      cause,
+    });
     this.command = command;
+  }
+}
+
+/**
+ * No `command` was given and the default runtime's package is not installed. Thrown by
+ * `HarnessClient.spawn` before anything is spawned; its message says what to install or pass.
+ */
+export class RuntimeNotInstalledError extends RuntimeSpawnError {
+  override readonly name = 'RuntimeNotInstalledError';
+  /** The package that would provide the default runtime. */
+  readonly packageName: string;
+
+  constructor(packageName: string, cause: unknown) {
+    super(
+      [],
+      cause,
+      `no runtime command was given and the default runtime, ${packageName}, is not installed: ` +
+        `install it (npm install ${packageName}) or pass \`command\` with the runtime to start, ` +
+        `for example HarnessClient.spawn({ command: ['my-runtime', '--stdio'], initialize })`,
+    );
+    this.packageName = packageName;
   }
 }
 
@@ -66,15 +113,46 @@ export class RunTimeoutError extends Error {
 }
 
 /**
- * A run was abandoned through its `signal`; `cause` is the signal's reason. The protocol has no
- * cancel method, so the runtime is not told: its turn goes on.
+ * A run was abandoned through its `signal` against a runtime that cannot interrupt (it did not
+ * report the `sessionInterrupt` capability, e.g. a version 1 runtime): the run is detached
+ * locally and the runtime is not told, so its turn goes on. `cause` is the signal's reason.
+ * (A runtime that can interrupt is told, and the run resolves with finish reason `aborted`.)
  */
 export class RunAbortedError extends Error {
   override readonly name = 'RunAbortedError';
   readonly sessionId: string;
 
   constructor(sessionId: string, reason: unknown) {
-    super(`the run on session ${sessionId} was aborted`, { cause: reason });
+    super(
+      `the run on session ${sessionId} was aborted and detached: the runtime cannot interrupt ` +
+        '(it did not report the sessionInterrupt capability), so its turn goes on',
+      { cause: reason },
+    );
     this.sessionId = sessionId;
+  }
+}
+
+/** A capability of `initialize`'s result, by name, and the method it allows. */
+export type CapabilityName = 'sessionInterrupt' | 'sessionClose';
+
+/**
+ * A version 2 method was called on a runtime that did not report its capability (a version 1
+ * runtime, or a client that asked for version 1). Thrown before anything is sent.
+ */
+export class CapabilityNotSupportedError extends Error {
+  override readonly name = 'CapabilityNotSupportedError';
+  readonly capability: CapabilityName;
+  readonly method: string;
+  /** The protocol version the handshake settled on. */
+  readonly protocolVersion: number;
+
+  constructor(capability: CapabilityName, method: string, protocolVersion: number) {
+    super(
+      `the runtime did not report the ${capability} capability (negotiated protocol version ` +
+        `${protocolVersion}): ${method} was not sent`,
+    );
+    this.capability = capability;
+    this.method = method;
+    this.protocolVersion = protocolVersion;
   }
 }

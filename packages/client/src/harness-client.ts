@@ -2,20 +2,32 @@ import { randomUUID } from 'node:crypto';
 import {
   HarnessSdkClientPeer,
   JsonRpcLineTransport,
+  LATEST_PROTOCOL_VERSION,
+  Method,
   TransportClosedError,
 } from '@dsh-sdk/protocol';
 import type {
   DiagnosticObserver,
   InitializeParams,
+  InitializeResult,
   RequestOptions,
+  ServerCapabilities,
   ServerInfo,
+  SessionCloseResult,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
 } from '@dsh-sdk/protocol';
 import { toContentBlocks } from './content.js';
 import type { PromptInput } from './content.js';
-import { RunAbortedError, RunTimeoutError } from './errors.js';
-import type { RuntimeExit } from './errors.js';
+import {
+  CapabilityNotSupportedError,
+  ClientClosedError,
+  RunAbortedError,
+  RunTimeoutError,
+  RuntimeSurvivedKillError,
+} from './errors.js';
+import type { CapabilityName, RuntimeExit } from './errors.js';
 import { NotificationHub } from './notifications.js';
 import type { HarnessNotification, NotificationListener } from './notifications.js';
 import { RunTracker } from './run-tracker.js';
@@ -23,25 +35,39 @@ import type { RunResult } from './run-tracker.js';
 import { AsyncQueue } from './run-stream.js';
 import type { RunStream } from './run-stream.js';
 import { RuntimeProcess } from './runtime-process.js';
-import { REFERENCE_RUNTIME_LAUNCHER } from './runtime-launcher.js';
+import { defaultRuntimeCommand } from './runtime-launcher.js';
 import { climbShutdownLadder } from './shutdown-ladder.js';
 import type { ShutdownOptions, ShutdownReport } from './shutdown-ladder.js';
 
 /** How to start and talk to a runtime. */
 export interface HarnessClientOptions {
-  /** The runtime's program and arguments; default: the reference runtime's launcher. */
+  /**
+   * The runtime's program and arguments; default: the installed `@dsh-sdk/runtime` (see
+   * {@link defaultRuntimeCommand}).
+   */
   readonly command?: readonly string[];
   readonly cwd?: string;
   /** Added to (and overriding) this process's environment for the runtime. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The handshake's params. */
   readonly initialize: InitializeParams;
+  /**
+   * The protocol version to ask for in `initialize` when `initialize.protocolVersion` does not
+   * say (default {@link LATEST_PROTOCOL_VERSION}). `null` sends none: the client then behaves as
+   * a version 1 client, and the runtime answers exactly `{serverInfo}`.
+   */
+  readonly protocolVersion?: number | null;
   /** Bound of the `initialize` request (default 10 000 ms). */
   readonly initializeTimeoutMs?: number;
   /** Bound of every other request, `session/prompt` included (default 30 000 ms). */
   readonly requestTimeoutMs?: number;
   /** Receives everything the transport ignores (bad lines on the runtime's stdout, …). */
   readonly onDiagnostic?: DiagnosticObserver;
+  /**
+   * Subscribed before the handshake, so it sees every notification from the runtime's first
+   * line on (the same as {@link HarnessClient.onNotification}, which can only start later).
+   */
+  readonly onNotification?: NotificationListener;
   /** Receives the runtime's stderr as it comes (it is also kept as a bounded tail). */
   readonly onStderr?: (text: string) => void;
   /** How much of the runtime's stderr to keep for error messages (default 8 KiB). */
@@ -59,7 +85,15 @@ export interface RunOptions {
    * If it throws, the run fails with that error.
    */
   readonly onNotification?: (notification: HarnessNotification) => void;
-  /** Abandons the run (the runtime is not told: the protocol has no cancel method). */
+  /**
+   * Cancels the run. When the runtime reported `sessionInterrupt`, the client sends
+   * `session/interrupt` for the run's session as soon as the run's turn has started (a prompt
+   * still queued behind another turn of the session is interrupted once it starts, never the turn
+   * before it), and the run **resolves** once that turn ended: with `finishReason` `aborted`, or
+   * with how it finished if it ended first. Without the capability (a version 1 runtime), the run
+   * is detached locally and **rejects** with `RunAbortedError`, saying the runtime cannot
+   * interrupt: its turn goes on.
+   */
   readonly signal?: AbortSignal;
   /** Fails the run with `RunTimeoutError` if it is not idle in time. */
   readonly timeoutMs?: number;
@@ -87,7 +121,7 @@ export class HarnessClient {
   /** Resolves with the error calls and runs fail with once the runtime is gone. */
   readonly #lost: Promise<Error>;
   #lostError: Error | undefined;
-  #serverInfo: ServerInfo | undefined;
+  #handshake: InitializeResult | undefined;
   #shutdown: Promise<ShutdownReport> | undefined;
 
   private constructor(runtime: RuntimeProcess, options: HarnessClientOptions) {
@@ -101,6 +135,7 @@ export class HarnessClient {
     });
     this.#peer = new HarnessSdkClientPeer(this.#transport);
     this.#hub = new NotificationHub(this.#peer, this.#transport);
+    if (options.onNotification) this.#hub.subscribe(options.onNotification);
     this.#lost = new Promise((resolve) => {
       void runtime.exitError.then(resolve);
       void this.#transport.closed.then(async (closed) => {
@@ -108,7 +143,11 @@ export class HarnessClient {
         resolve(closed); // stdout broke, yet the process lives on
       });
     });
-    void this.#lost.then((error) => {
+    void this.#lost.then((lost) => {
+      // The client's own shutdown ended the runtime: say so, and keep what happened as the cause.
+      const error = this.#shutdown
+        ? new ClientClosedError('what was pending', { cause: lost })
+        : lost;
       this.#lostError = error;
       for (const run of this.#runs) run.fail(error);
       // Rejects what still waits (a runtime whose stdout outlives it would leave it waiting).
@@ -123,7 +162,7 @@ export class HarnessClient {
    */
   static async spawn(options: HarnessClientOptions): Promise<HarnessClient> {
     const runtime = await RuntimeProcess.start({
-      command: options.command ?? [REFERENCE_RUNTIME_LAUNCHER],
+      command: options.command ?? defaultRuntimeCommand(),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.stderrTailBytes === undefined
@@ -134,8 +173,8 @@ export class HarnessClient {
     const client = new HarnessClient(runtime, options);
     try {
       const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
-      const result = await client.#call(client.#peer.initialize(options.initialize, { timeoutMs }));
-      client.#serverInfo = result.serverInfo;
+      const params = initializeParams(options);
+      client.#handshake = await client.#call(client.#peer.initialize(params, { timeoutMs }));
     } catch (error) {
       await client.shutdown({ timeoutMs: FAILED_START_STEP_MS });
       throw error;
@@ -145,8 +184,70 @@ export class HarnessClient {
 
   /** Who answered the handshake. */
   get serverInfo(): ServerInfo {
-    if (!this.#serverInfo) throw new Error('the handshake has not completed');
-    return this.#serverInfo;
+    return this.#handshakeResult().serverInfo;
+  }
+
+  /**
+   * The protocol version the handshake settled on: the runtime's `protocolVersion`, or 1 when it
+   * answered without one (a version 1 runtime, or a client that sent none).
+   */
+  get protocolVersion(): number {
+    return this.#handshakeResult().protocolVersion ?? 1;
+  }
+
+  /** What the runtime serves beyond version 1, as it reported it (`{}` below version 2); unknown keys kept. */
+  get capabilities(): ServerCapabilities {
+    return this.#handshakeResult().capabilities ?? {};
+  }
+
+  /**
+   * Sends `session/interrupt`: stops the session's turn in progress (its queued prompts stay
+   * queued). Fails with `CapabilityNotSupportedError`, without sending, when the runtime did not
+   * report `sessionInterrupt`.
+   */
+  interrupt(sessionId: string, options: RequestOptions = {}): Promise<SessionInterruptResult> {
+    return this.#call(this.#sendInterrupt(sessionId, options));
+  }
+
+  /**
+   * Sends `session/close`: stops the session, drops its queued prompts and disposes it (a later
+   * prompt with the same id starts a new session). Fails with `CapabilityNotSupportedError`,
+   * without sending, when the runtime did not report `sessionClose`.
+   */
+  closeSession(sessionId: string, options: RequestOptions = {}): Promise<SessionCloseResult> {
+    const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
+    return this.#call(
+      (async () => {
+        this.#requireCapability('sessionClose', Method.sessionClose);
+        return this.#peer.sessionClose({ sessionId }, bounded);
+      })(),
+    );
+  }
+
+  #handshakeResult(): InitializeResult {
+    if (!this.#handshake) throw new Error('the handshake has not completed');
+    return this.#handshake;
+  }
+
+  #requireCapability(capability: CapabilityName, method: string): void {
+    if (this.capabilities[capability] !== true)
+      throw new CapabilityNotSupportedError(capability, method, this.protocolVersion);
+  }
+
+  async #sendInterrupt(
+    sessionId: string,
+    options: RequestOptions,
+  ): Promise<SessionInterruptResult> {
+    this.#requireCapability('sessionInterrupt', Method.sessionInterrupt);
+    return this.#peer.sessionInterrupt(
+      { sessionId },
+      { timeoutMs: this.#requestTimeoutMs, ...options },
+    );
+  }
+
+  /** Whether cancelling a run tells the runtime (it reported `sessionInterrupt`). */
+  get #canInterrupt(): boolean {
+    return this.#handshake?.capabilities?.sessionInterrupt === true;
   }
 
   /** The runtime's process id. */
@@ -162,6 +263,14 @@ export class HarnessClient {
   /** Resolves when the runtime process exits, however that happens. */
   get exited(): Promise<RuntimeExit> {
     return this.#runtime.exited;
+  }
+
+  /**
+   * The transport to the runtime: its `diagnosticCounts` (how many lines and messages of each
+   * reason it ignored) and `state`. Attach an observer with the `onDiagnostic` option.
+   */
+  get transport(): JsonRpcLineTransport {
+    return this.#transport;
   }
 
   /** The last bytes of the runtime's stderr. */
@@ -188,15 +297,17 @@ export class HarnessClient {
     const sessionId = options.sessionId ?? `session-${randomUUID()}`;
     const tracker = new RunTracker(sessionId, options.onNotification);
     const unsubscribe = this.#hub.subscribe((notification) => tracker.accept(notification));
-    const disarm = armRunLimits(tracker, options);
+    const cancel = this.#canInterrupt
+      ? () => void this.#interruptRun(tracker)
+      : (reason: unknown) => tracker.fail(new RunAbortedError(sessionId, reason));
+    const disarm = armRunLimits(tracker, options, cancel);
     this.#runs.add(tracker);
     try {
       if (this.#lostError) throw this.#lostError;
       const params = { sessionId, contentBlocks: toContentBlocks(prompt) };
-      const { messageId } = await this.prompt(
-        params,
-        options.signal ? { signal: options.signal } : {},
-      );
+      // With an interrupt to send, an aborted signal must not drop the prompt's answer.
+      const signal = this.#canInterrupt ? undefined : options.signal;
+      const { messageId } = await this.prompt(params, signal ? { signal } : {});
       tracker.setMessageId(messageId);
     } catch (error) {
       tracker.fail(error);
@@ -207,6 +318,21 @@ export class HarnessClient {
       unsubscribe();
       disarm();
       this.#runs.delete(tracker);
+    }
+  }
+
+  /**
+   * Cancels a run on a runtime that can interrupt: once its turn has started (its receipt came),
+   * `session/interrupt` for its session; the run then ends on its own with the turn. A failed
+   * interrupt fails the run.
+   */
+  async #interruptRun(tracker: RunTracker): Promise<void> {
+    await tracker.started;
+    if (tracker.isSettled) return;
+    try {
+      await this.interrupt(tracker.sessionId);
+    } catch (error) {
+      tracker.fail(error);
     }
   }
 
@@ -246,7 +372,7 @@ export class HarnessClient {
     this.#transport.close('the client shut the runtime down');
     if (!report.hasExited) {
       this.#runtime.release();
-      const error = new Error(`the runtime (pid ${this.pid}) survived SIGKILL`);
+      const error = new RuntimeSurvivedKillError(this.pid);
       for (const run of this.#runs) run.fail(error);
     }
     return report;
@@ -258,18 +384,30 @@ export class HarnessClient {
       return await request;
     } catch (error) {
       if (this.#lostError) throw this.#lostError;
-      if (error instanceof TransportClosedError && error.reason !== 'closed') {
-        throw await this.#lost;
+      if (error instanceof TransportClosedError) {
+        if (this.#shutdown) throw new ClientClosedError('this call', { cause: error });
+        if (error.reason !== 'closed') throw await this.#lost;
       }
       throw error;
     }
   }
 }
 
+/** The handshake's params, with the protocol version the client asks for (none for `null`). */
+function initializeParams({ initialize, protocolVersion }: HarnessClientOptions): InitializeParams {
+  if (initialize.protocolVersion !== undefined) return initialize;
+  const version = protocolVersion === undefined ? LATEST_PROTOCOL_VERSION : protocolVersion;
+  return version === null ? initialize : { ...initialize, protocolVersion: version };
+}
+
 /** Arms a run's timeout and abort signal; returns the function that disarms them. */
-function armRunLimits(tracker: RunTracker, { signal, timeoutMs }: RunOptions): () => void {
+function armRunLimits(
+  tracker: RunTracker,
+  { signal, timeoutMs }: RunOptions,
+  cancel: (reason: unknown) => void,
+): () => void {
   const { sessionId } = tracker;
-  const onAbort = (): void => tracker.fail(new RunAbortedError(sessionId, signal?.reason));
+  const onAbort = (): void => cancel(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer =

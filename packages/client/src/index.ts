@@ -14,14 +14,27 @@ export {
   toContentBlocks,
 } from './content.js';
 export type { PromptInput } from './content.js';
+// Every error a client call can raise, the protocol's own included, so callers catch them here.
 export {
+  CapabilityNotSupportedError,
+  ClientClosedError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeExitedError,
+  RuntimeNotInstalledError,
   RuntimeSpawnError,
+  RuntimeSurvivedKillError,
   describeExit,
 } from './errors.js';
-export type { RunStage, RuntimeExit } from './errors.js';
+export {
+  ErrorCode,
+  JsonRpcResponseError,
+  ProtocolError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  TransportClosedError,
+} from '@dsh-sdk/protocol';
+export type { CapabilityName, RunStage, RuntimeExit } from './errors.js';
 export { DEFAULT_SHUTDOWN_STEP_MS } from './shutdown-ladder.js';
 export type {
   ShutdownOptions,
@@ -31,5 +44,5 @@ export type {
 } from './shutdown-ladder.js';
 export { isEventOfType, textOf } from './session-events.js';
 export type { KnownEventType, SessionEventOf } from './session-events.js';
-export { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from './runtime-launcher.js';
+export { RUNTIME_PACKAGE, defaultRuntimeCommand } from './runtime-launcher.js';
 export { DEFAULT_STDERR_TAIL_BYTES } from './stderr-tail.js';

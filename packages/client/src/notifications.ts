@@ -1,28 +1,23 @@
 // Every server → client notification as one `{ method, params }` stream, in wire order.
-import { Method } from '@dsh-sdk/protocol';
 import type {
   HarnessSdkClientPeer,
-  HarnessSdkNotificationMap,
-  NotificationMethod,
+  HarnessSdkNotification,
   PeerTransport,
 } from '@dsh-sdk/protocol';
 
 /** One notification of the runtime: its wire method and its checked params. */
-export type HarnessNotification = {
-  readonly [M in NotificationMethod]: {
-    readonly method: M;
-    readonly params: HarnessSdkNotificationMap[M];
-  };
-}[NotificationMethod];
+export type HarnessNotification = HarnessSdkNotification;
 
 /** Receives notifications, in the order they came on the wire. */
 export type NotificationListener = (notification: HarnessNotification) => void;
 
 /**
- * Merges the peer's four typed subscriptions into one stream. The transport delivers each
+ * Merges the peer's typed subscriptions (`onAnyNotification`) into one stream. The transport delivers each
  * line synchronously as it is read, so listeners see the notifications in wire order.
  * A listener that throws is reported as `notification-handler-failed` and does not stop the
- * others.
+ * others. A notification that arrives while no listener is subscribed is reported as
+ * `unhandled-notification`: nothing is dropped in silence (subscribe before the handshake, with
+ * `HarnessClient.spawn({ onNotification })`, to see everything from the start).
  */
 export class NotificationHub {
   readonly #listeners = new Set<NotificationListener>();
@@ -30,12 +25,7 @@ export class NotificationHub {
 
   constructor(peer: HarnessSdkClientPeer, transport: Pick<PeerTransport, 'reportDiagnostic'>) {
     this.#transport = transport;
-    peer.onSessionEvent((params) => this.#dispatch({ method: Method.sessionEvent, params }));
-    peer.onSessionStatus((params) => this.#dispatch({ method: Method.sessionStatus, params }));
-    peer.onSubagentStarted((params) => this.#dispatch({ method: Method.subagentStarted, params }));
-    peer.onSubagentFinished((params) =>
-      this.#dispatch({ method: Method.subagentFinished, params }),
-    );
+    peer.onAnyNotification((notification) => this.#dispatch(notification));
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -45,6 +35,15 @@ export class NotificationHub {
   }
 
   #dispatch(notification: HarnessNotification): void {
+    if (this.#listeners.size === 0) {
+      this.#transport.reportDiagnostic({
+        reason: 'unhandled-notification',
+        message: `no listener is subscribed to the client's notifications (${notification.method})`,
+        bytes: 0,
+        method: notification.method,
+      });
+      return;
+    }
     for (const listener of [...this.#listeners]) {
       try {
         listener(notification);

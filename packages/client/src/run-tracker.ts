@@ -25,6 +25,11 @@ export interface RunResult {
 /**
  * Follows one run. Subscribed before the prompt is sent; the prompt's response and its receipt
  * may come in either order, so notifications are buffered until the response is known.
+ *
+ * The run ends on the root session's next `idle` (WIRE.md §6), or once its turn ended `aborted`
+ * (version 2: nothing of an interrupted turn follows its `turn/end`, and `idle` does not come
+ * while prompts are queued): then at the root's next frame, the `idle` (kept) or the first frame
+ * of the next queued turn (not this run's).
  */
 export class RunTracker {
   readonly sessionId: string;
@@ -39,6 +44,11 @@ export class RunTracker {
   #messageId: string | undefined;
   #isStarted = false;
   #isSettled = false;
+  /** The root's turn ended `aborted`: the run ends at the root's next frame. */
+  #isTurnAborted = false;
+  #markStarted: () => void = () => {};
+  /** Resolves once the receipt arrived, or the run settled without one. */
+  readonly started: Promise<void>;
   #resolve: (result: RunResult) => void = () => {};
   #reject: (error: unknown) => void = () => {};
 
@@ -52,6 +62,13 @@ export class RunTracker {
     });
     // The caller may stop waiting (a failed prompt); the outcome is still observable.
     this.done.catch(() => undefined);
+    this.started = new Promise((resolve) => (this.#markStarted = resolve));
+    void this.done.then(this.#markStarted, this.#markStarted);
+  }
+
+  /** Whether the run has its result or its error. */
+  get isSettled(): boolean {
+    return this.#isSettled;
   }
 
   /** Where the run stands: before its receipt, or between the receipt and `idle`. */
@@ -78,6 +95,7 @@ export class RunTracker {
       this.#unmatched.push(notification);
     } else if (this.#isReceipt(notification, this.#messageId)) {
       this.#isStarted = true;
+      this.#markStarted();
       this.#follow(notification);
     }
     // Otherwise it is another session's, or an earlier turn's of this session: not this run's.
@@ -93,21 +111,28 @@ export class RunTracker {
 
   #follow(notification: HarnessNotification): void {
     if (!this.#concernsTree(notification)) return;
+    const isIdle =
+      notification.method === Method.sessionStatus &&
+      this.#isRoot(notification.params) &&
+      notification.params.status === 'idle';
+    if (this.#isTurnAborted && !isIdle && sessionsOf(notification).includes(this.sessionId))
+      return this.#finish(); // the next queued turn's first frame
     this.#notifications.push(notification);
     if (notification.method === Method.subagentStarted) {
       this.#tree.add(notification.params.childSessionId);
     }
     if (notification.method === Method.sessionEvent && this.#isRoot(notification.params)) {
-      this.#events.push(notification.params.event);
+      const { event } = notification.params;
+      this.#events.push(event);
+      if (isEventOfType(event, 'turn/end') && event.data.reason.kind === 'aborted')
+        this.#isTurnAborted = true;
     }
     try {
       this.#onNotification?.(notification);
     } catch (error) {
       return this.fail(error);
     }
-    if (notification.method === Method.sessionStatus && this.#isRoot(notification.params)) {
-      if (notification.params.status === 'idle') this.#finish();
-    }
+    if (isIdle) this.#finish();
   }
 
   #finish(): void {
@@ -149,15 +174,15 @@ export class RunTracker {
   }
 }
 
-/** The sessions a notification is about: for a child's start or end, its parent (and itself). */
+/** The session ids a notification's params can name. */
+const SESSION_FIELDS = ['sessionId', 'parentSessionId', 'childSessionId'] as const;
+
+/**
+ * The sessions a notification is about: the session ids its params name (for a child's start or
+ * end, its parent and itself). Read by name, so a notification added to the protocol is routed
+ * without a list to update.
+ */
 function sessionsOf(notification: HarnessNotification): string[] {
-  switch (notification.method) {
-    case Method.sessionEvent:
-    case Method.sessionStatus:
-      return [notification.params.sessionId];
-    case Method.subagentStarted:
-      return [notification.params.parentSessionId];
-    case Method.subagentFinished:
-      return [notification.params.parentSessionId, notification.params.childSessionId];
-  }
+  const params: Partial<Record<(typeof SESSION_FIELDS)[number], unknown>> = notification.params;
+  return SESSION_FIELDS.map((field) => params[field]).filter((id) => typeof id === 'string');
 }

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from '../src/index.js';
+import { PYTHON_RUNTIME_LAUNCHER, REFERENCE_RUNTIME_LAUNCHER } from '../src/runtime-launcher.js';
 import { matchGroup, readEnvelopes } from '../../protocol/test/helpers/vector-exchanges.js';
 import type {
   Envelope,
@@ -38,9 +38,18 @@ function groupsOf(envelopes: readonly Envelope[]): Envelope[][] {
 async function play(
   launcher: string,
   envelopes: readonly Envelope[],
-  ignoreNotifications: boolean,
+  expectation: ExchangeExpectation,
 ) {
-  const child = spawn(launcher, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const ignoreNotifications = expectation.ignoreNotifications === true;
+  const env = { ...process.env };
+  if (expectation.chunkDelayMs !== undefined)
+    env['DSH_SDK_RUNTIME_CHUNK_DELAY_MS'] = String(expectation.chunkDelayMs);
+  const version = expectation.serverProtocolVersion;
+  const args = version === undefined ? [] : ['--protocol-version', String(version)];
+  const child = spawn(launcher, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let received: unknown[] = [];
   let wake: () => void = () => {};
@@ -96,7 +105,7 @@ describe.each([
   for (const { name, expectation } of runtimeCases) {
     it(`exchanges/${name}`, async () => {
       const envelopes = readEnvelopes(join(EXCHANGES, `${name}.ndjson`));
-      await play(launcher, envelopes, expectation.ignoreNotifications === true);
+      await play(launcher, envelopes, expectation);
     }, 30_000);
   }
 });

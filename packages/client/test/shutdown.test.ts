@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { RuntimeExitedError } from '../src/index.js';
+import { ClientClosedError, RuntimeExitedError } from '../src/index.js';
 import { fakeRuntime, startClient, stopClients } from './helpers/clients.js';
 
 afterEach(stopClients);
@@ -63,7 +63,7 @@ describe('the shutdown ladder', () => {
     expect(client.stderrTail()).toContain('ignoring SIGTERM');
   });
 
-  test('fails the runs still going when the runtime shuts down', async () => {
+  test('fails the runs still going with ClientClosedError when the client shuts down', async () => {
     const client = await startClient({ env: { DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '100' } });
     const run = client.run('x'.repeat(100));
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -72,8 +72,10 @@ describe('the shutdown ladder', () => {
       exitCode: 0,
     });
     const error: unknown = await run.catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(RuntimeExitedError);
-    expect(error).toMatchObject({ exitCode: 0 });
-    await expect(client.run('after')).rejects.toBeInstanceOf(Error);
+    // The client ended the run; the runtime's clean exit is kept as the cause.
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect((error as Error).cause).toBeInstanceOf(RuntimeExitedError);
+    expect((error as Error).cause).toMatchObject({ exitCode: 0 });
+    await expect(client.run('after')).rejects.toBeInstanceOf(ClientClosedError);
   });
 });

@@ -3,17 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonRpcResponseError } from '@dsh-sdk/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
-import { HarnessClient, REFERENCE_RUNTIME_LAUNCHER, RuntimeSpawnError } from '../src/index.js';
+import { HarnessClient, RuntimeSpawnError, defaultRuntimeCommand } from '../src/index.js';
 import { ROUTE, startClient, stopClients } from './helpers/clients.js';
 
 afterEach(stopClients);
 
 describe('HarnessClient.spawn', () => {
-  test('starts the reference runtime by default, from any working directory', async () => {
+  test('starts the installed @dsh-sdk/runtime by default, from any working directory', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'dsh-sdk-cwd-'));
     try {
+      // In the workspace the package is a link to packages/runtime; its bin is bin/dsh-sdk-runtime.js.
+      expect(defaultRuntimeCommand()).toEqual([
+        process.execPath,
+        expect.stringMatching(/\/runtime\/bin\/dsh-sdk-runtime\.js$/),
+      ]);
       const client = await startClient({ cwd: folder, initialize: { ...ROUTE, cwd: folder } });
-      expect(REFERENCE_RUNTIME_LAUNCHER).toMatch(/\/bin\/dsh-sdk-runtime$/);
       await expect(client.run('from elsewhere')).resolves.toMatchObject({
         finalResponse: 'Echo: from elsewhere',
       });

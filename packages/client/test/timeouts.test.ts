@@ -1,6 +1,7 @@
 import { RequestTimeoutError } from '@dsh-sdk/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
 import { HarnessClient, RunAbortedError, RunTimeoutError } from '../src/index.js';
+import { REFERENCE_RUNTIME_LAUNCHER } from '../src/runtime-launcher.js';
 import { ROUTE, fakeRuntime, startClient, stopClients } from './helpers/clients.js';
 
 afterEach(stopClients);
@@ -63,8 +64,12 @@ describe('timeouts', () => {
     });
   });
 
-  test('abandons a run when its signal aborts', async () => {
-    const client = await startClient({ env: SLOW });
+  test('abandons a run when its signal aborts, on a runtime that cannot interrupt', async () => {
+    // A version 1 runtime reports no sessionInterrupt: the run is only detached locally.
+    const client = await startClient({
+      command: [REFERENCE_RUNTIME_LAUNCHER, '--protocol-version', '1'],
+      env: SLOW,
+    });
     const controller = new AbortController();
     const run = client.run('x'.repeat(60), { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('changed my mind')), 100);

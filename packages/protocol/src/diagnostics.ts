@@ -9,8 +9,13 @@ import type { Violation } from './gen/types.gen.js';
 export interface TransportDiagnostic {
   /** The reason code shared by every language's transport. */
   readonly reason: DiagnosticReason;
-  /** A readable description. */
+  /** A readable description, the same words in every language's transport. */
   readonly message: string;
+  /**
+   * What the underlying parser said, when there is more to say (for `invalid-json`): its
+   * wording belongs to each language's JSON parser, so tools comparing languages skip it.
+   */
+  readonly detail?: string;
   /** 1-based number of the input line, when the report is about one. */
   readonly line?: number;
   /** Size of that line in bytes, without its `\n`; 0 when the report is about no line. */

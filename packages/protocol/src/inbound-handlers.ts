@@ -86,10 +86,17 @@ export class InboundHandlers {
     );
   }
 
-  /** Runs the notification's handler, if any; a failure is reported, not thrown. */
+  /**
+   * Runs the notification's handler; a failure is reported, not thrown. A notification of a
+   * method nobody handles is reported as `unhandled-notification`.
+   */
   dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
     const handler = this.#notificationHandlers.get(method);
-    if (!handler) return;
+    if (!handler) {
+      const message = `no handler is registered for ${method}`;
+      this.#host.report({ reason: 'unhandled-notification', message, line, bytes, method });
+      return;
+    }
     const context: NotificationContext = { method, line, bytes };
     try {
       const outcome = handler(params, context);

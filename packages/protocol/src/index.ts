@@ -27,7 +27,12 @@ export type { DiagnosticReason } from './gen/constants.gen.js';
 
 // Generated from protocol.idl.json. Every payload, frame and vocabulary type, by its IDL name.
 export type * from './gen/types.gen.js';
-export { DIAGNOSTIC_REASONS, ERROR_MESSAGES, PROTOCOL_VERSION } from './gen/constants.gen.js';
+export {
+  DIAGNOSTIC_REASONS,
+  ERROR_MESSAGES,
+  IDL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+} from './gen/constants.gen.js';
 export { METHODS, Method } from './gen/methods.gen.js';
 export type {
   HarnessSdkNotificationMap,
@@ -51,8 +56,35 @@ export {
   validateSubagentStartedNotification,
 } from './gen/validators.gen.js';
 export type { ValidationError, Validator } from './gen/validators.gen.js';
-export { HarnessSdkClientPeer, HarnessSdkServerPeer, serveHarnessSdk } from './gen/peers.gen.js';
-export type { HarnessSdkRequestHandlers } from './gen/peers.gen.js';
+export {
+  HarnessSdkClientPeer,
+  HarnessSdkNotifier,
+  HarnessSdkServerPeer,
+  serveHarnessSdk,
+} from './gen/peers.gen.js';
+export type { HarnessSdkNotification, HarnessSdkRequestHandlers } from './gen/peers.gen.js';
 export { NotificationFanout, ProtocolError } from './peer-support.js';
-export type { PeerOptions, PeerTransport } from './peer-support.js';
+export type { PeerOptions, PeerTransport, Subscriber } from './peer-support.js';
 export { toViolations } from './violations.js';
+export { METHOD_VALIDATORS } from './gen/validators.gen.js';
+export type { MethodValidators } from './gen/validators.gen.js';
+
+// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types.
+export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
+export type {
+  TraceDirection,
+  TraceEndOfStream,
+  TraceExit,
+  TraceFinding,
+  TraceFindingReason,
+  TraceFindingRecord,
+  TraceFrame,
+  TraceHeader,
+  TraceMessageKind,
+  TraceRecord,
+} from './trace-format.js';
+export { TraceRecorder } from './trace-recorder.js';
+export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
+export { TraceFileWriter } from './trace-writer.js';
+export type { TraceFileWriterOptions } from './trace-writer.js';
+export { playingVersion } from './version-gate.js';

@@ -8,8 +8,11 @@ export type LineRejectionReason = 'invalid-utf8' | 'frame-too-large' | 'truncate
 export interface LineSink {
   /** A complete, non-blank line, decoded as strict UTF-8, without its `\n` or trailing `\r`. */
   acceptLine(text: string, line: number, bytes: number): void;
-  /** A line that was dropped; `bytes` counts everything before its `\n`. */
-  rejectLine(reason: LineRejectionReason, line: number, bytes: number): void;
+  /**
+   * A line that was dropped; `bytes` counts everything before its `\n`. `head` holds its first
+   * bytes (at most `rejectedHeadBytes`, a copy), empty unless that option is set.
+   */
+  rejectLine(reason: LineRejectionReason, line: number, bytes: number, head: Buffer): void;
 }
 
 /** Options of a {@link LineReader}. */
@@ -19,11 +22,17 @@ export interface LineReaderOptions {
    * because the limit guards memory and the `\r` is buffered like any other byte.
    */
   readonly maxFrameBytes?: number;
+  /**
+   * How many first bytes of a dropped line to hand to `rejectLine` (default 0). A recorder uses
+   * them to show what an overlong or undecodable line began with; memory stays bounded.
+   */
+  readonly rejectedHeadBytes?: number;
 }
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const REPLACEMENT_CHARACTER = '\uFFFD';
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Turns a byte stream into complete `\n`-terminated lines.
@@ -37,17 +46,26 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
 export class LineReader {
   readonly #sink: LineSink;
   readonly #maxFrameBytes: number;
+  readonly #headBytes: number;
   #lineCount = 0;
   #pendingPieces: Buffer[] = [];
   #pendingBytes = 0;
   /** True while the rest of an overlong line is skipped up to its `\n`. */
   #isDiscarding = false;
+  /** The first bytes of the line being discarded, when `rejectedHeadBytes` asks for them. */
+  #discardedHead: Buffer = EMPTY;
 
   constructor(sink: LineSink, options: LineReaderOptions = {}) {
     this.#sink = sink;
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.#headBytes = options.rejectedHeadBytes ?? 0;
     if (!Number.isSafeInteger(this.#maxFrameBytes) || this.#maxFrameBytes < 1) {
       throw new RangeError(`maxFrameBytes must be a positive integer, got ${this.#maxFrameBytes}`);
+    }
+    if (!Number.isSafeInteger(this.#headBytes) || this.#headBytes < 0) {
+      throw new RangeError(
+        `rejectedHeadBytes must be a non-negative integer, got ${this.#headBytes}`,
+      );
     }
   }
 
@@ -87,8 +105,9 @@ export class LineReader {
     if (this.#pendingBytes === 0 && !this.#isDiscarding) return;
     const reason = this.#isDiscarding ? 'frame-too-large' : 'truncated-frame';
     const bytes = this.#pendingBytes;
+    const head = this.#isDiscarding ? this.#discardedHead : this.#headOf(this.#pendingPieces);
     this.#resetPending();
-    this.#sink.rejectLine(reason, this.#lineCount + 1, bytes);
+    this.#sink.rejectLine(reason, this.#lineCount + 1, bytes, head);
   }
 
   #holdPartial(piece: Buffer): void {
@@ -96,6 +115,7 @@ export class LineReader {
     if (this.#isDiscarding) return;
     if (this.#pendingBytes > this.#maxFrameBytes) {
       // Keep only the count: memory stays bounded however long the line runs.
+      this.#discardedHead = this.#headOf([...this.#pendingPieces, piece]);
       this.#pendingPieces = [];
       this.#isDiscarding = true;
       return;
@@ -106,9 +126,12 @@ export class LineReader {
   #finishPendingLine(lastPiece: Buffer): void {
     const bytes = this.#pendingBytes + lastPiece.length;
     if (this.#isDiscarding || bytes > this.#maxFrameBytes) {
+      const head = this.#isDiscarding
+        ? this.#discardedHead
+        : this.#headOf([...this.#pendingPieces, lastPiece]);
       this.#resetPending();
       this.#lineCount += 1;
-      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes);
+      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes, head);
       return;
     }
     this.#pendingPieces.push(lastPiece);
@@ -121,6 +144,21 @@ export class LineReader {
     this.#pendingPieces = [];
     this.#pendingBytes = 0;
     this.#isDiscarding = false;
+    this.#discardedHead = EMPTY;
+  }
+
+  /** A copy of the first `rejectedHeadBytes` bytes of a line held in pieces. */
+  #headOf(pieces: readonly Buffer[]): Buffer {
+    if (this.#headBytes === 0) return EMPTY;
+    const parts: Buffer[] = [];
+    let room = this.#headBytes;
+    for (const piece of pieces) {
+      if (room === 0) break;
+      const part = piece.subarray(0, room);
+      parts.push(part);
+      room -= part.length;
+    }
+    return Buffer.concat(parts);
   }
 
   /** Delivers the line held in `buffer[start, end)`, where `end` is its `\n`. */
@@ -128,14 +166,16 @@ export class LineReader {
     this.#lineCount += 1;
     const bytes = end - start;
     if (bytes > this.#maxFrameBytes) {
-      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes);
+      const head = this.#headOf([buffer.subarray(start, end)]);
+      this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes, head);
       return;
     }
     const contentEnd = end > start && buffer[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
     if (contentEnd === start) return;
     const text = decodeStrictUtf8(buffer, start, contentEnd);
     if (text === undefined) {
-      this.#sink.rejectLine('invalid-utf8', this.#lineCount, bytes);
+      const head = this.#headOf([buffer.subarray(start, end)]);
+      this.#sink.rejectLine('invalid-utf8', this.#lineCount, bytes, head);
       return;
     }
     this.#sink.acceptLine(text, this.#lineCount, bytes);

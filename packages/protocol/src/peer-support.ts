@@ -61,11 +61,20 @@ export function requireValidResult<T>(
 }
 
 /**
+ * A subscriber of one notification method. It may be async: if it throws, or the promise it
+ * returns rejects, the failure is reported (`void` lets any callback through, `push` included).
+ */
+export type Subscriber<T> = (params: T) => void;
+
+/**
  * Delivers one notification method to any number of subscribers, after checking its params.
- * Params that break the schema are dropped and reported as `invalid-notification-params`.
+ * Params that break the schema are dropped and reported as `invalid-notification-params`. The
+ * transport handler is registered with the first subscriber and unregistered with the last. A
+ * subscriber that throws or rejects is reported as `notification-handler-failed`; the other
+ * subscribers still get the params.
  */
 export class NotificationFanout<T> {
-  readonly #handlers = new Set<(params: T) => void>();
+  readonly #handlers = new Set<Subscriber<T>>();
   #unregister: (() => void) | undefined;
 
   constructor(
@@ -74,7 +83,7 @@ export class NotificationFanout<T> {
     private readonly validate: Validator<T> | null,
   ) {}
 
-  subscribe(handler: (params: T) => void): () => void {
+  subscribe(handler: Subscriber<T>): () => void {
     this.#handlers.add(handler);
     this.#unregister ??= this.transport.onNotification(this.method, this.#deliver);
     return () => {
@@ -85,7 +94,8 @@ export class NotificationFanout<T> {
     };
   }
 
-  readonly #deliver = (params: unknown, context: NotificationContext): void => {
+  /** The transport's handler: kept lean, it runs once per notification. */
+  readonly #deliver = (params: unknown, context: NotificationContext): void | PromiseLike<void> => {
     if (this.validate !== null && !this.validate(params)) {
       const violations = toViolations(this.validate.errors);
       this.transport.reportDiagnostic({
@@ -98,7 +108,35 @@ export class NotificationFanout<T> {
       });
       return;
     }
+    // The transport reports what the one subscriber throws or rejects with.
+    if (this.#handlers.size === 1) {
+      for (const handler of this.#handlers) return handler(params as T) as void | PromiseLike<void>;
+    }
     // A snapshot, so a handler that unsubscribes does not skip its neighbour.
-    for (const handler of [...this.#handlers]) handler(params as T);
+    for (const handler of [...this.#handlers]) this.#deliverTo(handler, params as T, context);
   };
+
+  #deliverTo(handler: Subscriber<T>, params: T, context: NotificationContext): void {
+    try {
+      const outcome = handler(params) as void | PromiseLike<void>;
+      if (outcome && typeof outcome.then === 'function') {
+        outcome.then(undefined, (error: unknown) => this.#reportFailure(error, context));
+      }
+    } catch (error) {
+      this.#reportFailure(error, context);
+    }
+  }
+
+  /** The shape the transport reports for a failing handler of its own. */
+  #reportFailure(error: unknown, context: NotificationContext): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.transport.reportDiagnostic({
+      reason: 'notification-handler-failed',
+      message: `the ${this.method} handler failed: ${reason}`,
+      line: context.line,
+      bytes: context.bytes,
+      method: this.method,
+      cause: error,
+    });
+  }
 }

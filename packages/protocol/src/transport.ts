@@ -133,8 +133,8 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   /**
    * Registers the handler of an inbound notification method (one per method).
-   * Notifications without a handler are dropped silently. Returns a function
-   * that unregisters it.
+   * A notification without a handler is reported as `unhandled-notification`.
+   * Returns a function that unregisters it.
    */
   onNotification(method: string, handler: NotificationHandler): () => void {
     return this.#handlers.onNotification(method, handler);
@@ -225,8 +225,14 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     } catch (error) {
       // Too deep comes first, for a short line too.
       if (exceedsNestingDepth(text)) return this.#refuseDeepLine(text, line, bytes);
-      const message = `the line is not JSON: ${error instanceof Error ? error.message : ''}`;
-      this.reportDiagnostic({ reason: 'invalid-json', line, bytes, message });
+      const detail = error instanceof Error ? error.message : String(error);
+      this.reportDiagnostic({
+        reason: 'invalid-json',
+        line,
+        bytes,
+        message: 'the line is not JSON',
+        detail,
+      });
       return;
     }
     const classified = classifyMessage(value);

@@ -5,7 +5,8 @@ import type { Violation } from './gen/types.gen.js';
 /**
  * Turns a validator's errors into violations with JSON pointers into the checked value.
  * `if` errors only summarize a failed dispatch branch and are dropped; a missing property is
- * reported at the pointer it would have; a property that must be absent, at its own pointer.
+ * reported at the pointer it would have (also when the value is not an object, for a type marked
+ * `x-not-object-lacks-required`); a property that must be absent, at its own pointer.
  */
 export function toViolations(errors: readonly ValidationError[] | null | undefined): Violation[] {
   const violations: Violation[] = [];
@@ -22,7 +23,8 @@ export function toViolations(errors: readonly ValidationError[] | null | undefin
 }
 
 function toViolation(error: ValidationError): Violation {
-  if (error.keyword === 'required') {
+  // `required`, and `x-not-object-lacks-required` for a value that is not an object at all.
+  if (error.keyword === 'required' || typeof error.params['missingProperty'] === 'string') {
     const missing = String(error.params['missingProperty']);
     return {
       pointer: `${error.instancePath}/${escapePointerSegment(missing)}`,

@@ -199,6 +199,8 @@ async function run(lines: readonly string[]) {
       record(params.sessionId.slice(1), params);
       return { messageId: 'm-1' };
     },
+    sessionInterrupt: () => ({ found: false, wasRunning: false }),
+    sessionClose: () => ({ found: false }),
     shutdown: () => ({}),
   });
   const client = new HarnessSdkClientPeer(transport);

@@ -247,3 +247,44 @@ describe('LineReader', () => {
     ]);
   });
 });
+
+describe('LineReader rejectedHeadBytes', () => {
+  function headsOf(maxFrameBytes: number, headBytes: number, chunks: Buffer[], end = false) {
+    const heads: { reason: LineRejectionReason; head: string }[] = [];
+    const reader = new LineReader(
+      {
+        acceptLine: () => {},
+        rejectLine: (reason, _line, _bytes, head) =>
+          heads.push({ reason, head: head.toString('latin1') }),
+      },
+      { maxFrameBytes, rejectedHeadBytes: headBytes },
+    );
+    for (const chunk of chunks) reader.push(chunk);
+    if (end) reader.end();
+    return heads;
+  }
+
+  test('gives the first bytes of an overlong line, whole or in pieces, and of a line cut short', () => {
+    const long = Buffer.from(`abcdefghij${'z'.repeat(50)}\n`);
+    expect(headsOf(20, 4, [long])).toEqual([{ reason: 'frame-too-large', head: 'abcd' }]);
+    const pieces = [
+      long.subarray(0, 2),
+      long.subarray(2, 3),
+      long.subarray(3, 30),
+      long.subarray(30),
+    ];
+    expect(headsOf(20, 4, pieces)).toEqual([{ reason: 'frame-too-large', head: 'abcd' }]);
+    expect(headsOf(20, 4, [Buffer.from('ab'), Buffer.from('cdefg')], true)).toEqual([
+      { reason: 'truncated-frame', head: 'abcd' },
+    ]);
+    expect(headsOf(100, 8, [Buffer.from([0x61, 0xff, 0x0a])])).toEqual([
+      { reason: 'invalid-utf8', head: 'a\xff' },
+    ]);
+  });
+
+  test('gives an empty head by default', () => {
+    expect(headsOf(4, 0, [Buffer.from('abcdefgh\n')])).toEqual([
+      { reason: 'frame-too-large', head: '' },
+    ]);
+  });
+});

@@ -344,12 +344,21 @@ describe('JsonRpcLineTransport inbound notifications', () => {
     ]);
   });
 
-  test('drops a notification without a handler silently', async () => {
+  test('reports a notification without a handler as unhandled-notification, never answers it', async () => {
     const { transport, send, diagnostics, sent } = createHarness();
     transport.start();
-    send({ jsonrpc: '2.0', method: 'unknown.thing', params: {} });
+    const notification = { jsonrpc: '2.0', method: 'unknown.thing', params: {} };
+    send(notification);
     await settle();
-    expect(diagnostics).toEqual([]);
+    expect(diagnostics).toEqual([
+      {
+        reason: 'unhandled-notification',
+        message: 'no handler is registered for unknown.thing',
+        line: 1,
+        bytes: JSON.stringify(notification).length,
+        method: 'unknown.thing',
+      },
+    ]);
     expect(sent).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import type {
   NotificationMethod,
   RequestMethod,
   SdkEncodedImageBlock,
+  SessionInterruptResult,
   SessionEvent,
   SubagentStopReason,
   UnknownSessionEvent,
@@ -17,7 +18,13 @@ import { HarnessSdkClientPeer, Method, SERVER_NAME } from '../src/index.js';
 
 describe('generated maps and types', () => {
   it('index requests by wire name with params and result', () => {
-    expectTypeOf<RequestMethod>().toEqualTypeOf<'initialize' | 'session/prompt' | 'shutdown'>();
+    expectTypeOf<RequestMethod>().toEqualTypeOf<
+      'initialize' | 'session/prompt' | 'session/interrupt' | 'session/close' | 'shutdown'
+    >();
+    expectTypeOf<InitializeParams['protocolVersion']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<
+      HarnessSdkRequestMap['session/interrupt']['result']
+    >().toEqualTypeOf<SessionInterruptResult>();
     expectTypeOf<HarnessSdkRequestMap['initialize']['params']['cwd']>().toEqualTypeOf<string>();
     expectTypeOf<HarnessSdkRequestMap['initialize']['params']>().toHaveProperty('maxTokens');
     expectTypeOf<InitializeParams['maxTokens']>().toEqualTypeOf<number | undefined>();

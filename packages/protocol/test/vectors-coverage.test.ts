@@ -9,7 +9,7 @@ import {
   IDL,
   isJsonObject,
   isWireFile,
-  kebabCase,
+  folderOf,
   listCases,
   listVectorFiles,
   methodByFolder,
@@ -132,7 +132,7 @@ function payloadsOf(folder: string): {
 
 describe('every IDL method', () => {
   for (const method of IDL.methods) {
-    const folder = kebabCase(method.name);
+    const folder = folderOf(method) ?? `(no folder: ${method.name} is not generated)`;
     it(`${method.method} has a valid case in messages/${folder}/ and an invalid one in invalid/${folder}/`, () => {
       for (const root of ['messages', 'invalid']) {
         const suite = SUITES.find((s) => s.folder === root) as Suite;

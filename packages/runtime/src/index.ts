@@ -20,3 +20,4 @@ export type { StoredAttachment } from './attachment-store.js';
 export { NotifierGate, RuntimeStoppedError } from './notifier.js';
 export type { Notifier } from './notifier.js';
 export { RUNTIME_VERSION } from './version.js';
+export { TurnControl, TurnInterruptedError } from './turn-control.js';

@@ -1,11 +1,9 @@
 // What sessions send, and the gate that silences them once the runtime stops.
-import type { HarnessSdkServerPeer } from '@dsh-sdk/protocol';
+import { HarnessSdkNotifier } from '@dsh-sdk/protocol';
+import type { PeerTransport } from '@dsh-sdk/protocol';
 
-/** The notifications a runtime sends: the notify half of the generated server peer. */
-export type Notifier = Pick<
-  HarnessSdkServerPeer,
-  'notifySessionEvent' | 'notifySessionStatus' | 'notifySubagentStarted' | 'notifySubagentFinished'
->;
+/** The notifications a runtime sends: the generated typed notify methods. */
+export type Notifier = HarnessSdkNotifier;
 
 /** A notification was refused because the runtime stopped (after `shutdown`). */
 export class RuntimeStoppedError extends Error {
@@ -17,42 +15,32 @@ export class RuntimeStoppedError extends Error {
 }
 
 /**
- * Forwards notifications to a server peer until closed; afterwards every notification is
- * refused with {@link RuntimeStoppedError}, which ends the turn that tried to send it.
- * Created before the peer exists (the peer needs the handlers, the handlers need the notifier).
+ * Forwards notifications to a transport until closed; afterwards every notification is refused
+ * with {@link RuntimeStoppedError}, which ends the turn that tried to send it. Created before the
+ * transport is bound (the server needs the sessions, the sessions need the notifier).
  */
-export class NotifierGate implements Notifier {
-  #peer: Notifier | undefined;
-  #isClosed = false;
+export class NotifierGate extends HarnessSdkNotifier {
+  readonly #state: { transport: Pick<PeerTransport, 'notify'> | undefined; isClosed: boolean };
 
-  /** Starts forwarding to `peer`. */
-  bind(peer: Notifier): void {
-    this.#peer = peer;
+  constructor() {
+    const state = {
+      transport: undefined as Pick<PeerTransport, 'notify'> | undefined,
+      isClosed: false,
+    };
+    super((method, params) => {
+      if (state.isClosed || !state.transport) throw new RuntimeStoppedError();
+      return state.transport.notify(method, params);
+    });
+    this.#state = state;
+  }
+
+  /** Starts forwarding to `transport`. */
+  bind(transport: Pick<PeerTransport, 'notify'>): void {
+    this.#state.transport = transport;
   }
 
   /** Refuses every later notification. */
   close(): void {
-    this.#isClosed = true;
-  }
-
-  notifySessionEvent(...args: Parameters<Notifier['notifySessionEvent']>): Promise<void> {
-    return this.#open().notifySessionEvent(...args);
-  }
-
-  notifySessionStatus(...args: Parameters<Notifier['notifySessionStatus']>): Promise<void> {
-    return this.#open().notifySessionStatus(...args);
-  }
-
-  notifySubagentStarted(...args: Parameters<Notifier['notifySubagentStarted']>): Promise<void> {
-    return this.#open().notifySubagentStarted(...args);
-  }
-
-  notifySubagentFinished(...args: Parameters<Notifier['notifySubagentFinished']>): Promise<void> {
-    return this.#open().notifySubagentFinished(...args);
-  }
-
-  #open(): Notifier {
-    if (this.#isClosed || !this.#peer) throw new RuntimeStoppedError();
-    return this.#peer;
+    this.#state.isClosed = true;
   }
 }

@@ -18,7 +18,7 @@ export function invalidRequestError(message: string): JsonRpcResponseError {
   return new JsonRpcResponseError(ErrorCode.InvalidRequest, message);
 }
 
-/** `-32002`: a `session/prompt` before a successful `initialize`. */
+/** `-32002`: a `session/prompt`, `session/interrupt` or `session/close` before a successful `initialize`. */
 export function notInitializedError(): JsonRpcResponseError {
   return new JsonRpcResponseError(
     ErrorCode.NotInitialized,

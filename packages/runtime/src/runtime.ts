@@ -3,7 +3,12 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
-import { JsonRpcLineTransport, serveHarnessSdk } from '@dsh-sdk/protocol';
+import {
+  JsonRpcLineTransport,
+  LATEST_PROTOCOL_VERSION,
+  playingVersion,
+  serveHarnessSdk,
+} from '@dsh-sdk/protocol';
 import type { TransportDiagnostic } from '@dsh-sdk/protocol';
 import { EchoAdapter } from './adapters/echo-adapter.js';
 import type { ModelAdapter } from './adapters/model-adapter.js';
@@ -26,8 +31,18 @@ export interface RuntimeOptions {
   readonly store?: AttachmentStore;
   /** A pause before each `assistant/chunk`, to watch a reply stream (default 0). */
   readonly chunkDelayMs?: number;
+  /**
+   * Count a child's `max-tokens` stop as `status: "ok"` in `subagent.finished` (default false:
+   * only `completed` is `ok`, as in the original without its deployment option).
+   */
+  readonly maxTokensIsSuccess?: boolean;
   /** Longest wait for the output to drain before giving up on it (default 5000 ms). */
   readonly flushTimeoutMs?: number;
+  /**
+   * The protocol version the runtime plays (default: the latest). Below the latest it is an
+   * older runtime exactly: later methods are `-32601`, later params members unknown (ignored).
+   */
+  readonly protocolVersion?: number;
 }
 
 /** Why a runtime stopped serving. */
@@ -96,12 +111,16 @@ function createServer(
     sessions: new SessionRegistry((id) => new Session(id, notifier, onTurnFailed)),
     notifier,
     chunkDelayMs: options.chunkDelayMs ?? 0,
+    maxTokensIsSuccess: options.maxTokensIsSuccess ?? false,
     onShutdown: () => {
       notifier.close();
       onShutdown();
     },
   });
-  notifier.bind(serveHarnessSdk(transport, server));
+  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const served = version < LATEST_PROTOCOL_VERSION ? playingVersion(transport, version) : transport;
+  serveHarnessSdk(served, server);
+  notifier.bind(served);
   return server;
 }
 
@@ -126,7 +145,8 @@ async function flushOutput(output: Writable, timeoutMs: number): Promise<void> {
 /** One stderr line: reason, line number and size, then the transport's explanation. */
 export function describeDiagnostic(diagnostic: TransportDiagnostic): string {
   const where = diagnostic.line === undefined ? '' : ` line=${diagnostic.line}`;
-  const message = diagnostic.message.replace(/\s+/g, ' ');
+  const detail = diagnostic.detail === undefined ? '' : ` (${diagnostic.detail})`;
+  const message = `${diagnostic.message}${detail}`.replace(/\s+/g, ' ');
   return `ignored input: ${diagnostic.reason}${where} bytes=${diagnostic.bytes}: ${message}`;
 }
 

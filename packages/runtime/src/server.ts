@@ -1,10 +1,15 @@
 // The request handlers of the runtime and its handshake state machine:
 // not-initialized → (initialize) → ready → (shutdown) → shutting-down.
-import { SERVER_NAME } from '@dsh-sdk/protocol';
+import { LATEST_PROTOCOL_VERSION, SERVER_NAME } from '@dsh-sdk/protocol';
 import type {
   HarnessSdkRequestHandlers,
   InitializeParams,
   InitializeResult,
+  ServerInfo,
+  SessionCloseParams,
+  SessionCloseResult,
+  SessionInterruptParams,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
   ShutdownResult,
@@ -32,13 +37,19 @@ export interface RuntimeServerOptions {
   readonly notifier: Notifier;
   /** See {@link TurnContext.chunkDelayMs}. */
   readonly chunkDelayMs: number;
+  /** See {@link TurnContext.maxTokensIsSuccess}. */
+  readonly maxTokensIsSuccess: boolean;
   /** Called once `shutdown` has been accepted: the runtime flushes its output and exits. */
   readonly onShutdown: () => void;
 }
 
+/** What a version 2 runtime serves beyond version 1, as `initialize` reports it. */
+const CAPABILITIES = { sessionInterrupt: true, sessionClose: true } as const;
+
 /**
- * Serves `initialize`, `session/prompt` and `shutdown`. Params arrive checked against the
- * schema by the generated bindings; this class adds the route, attachment and state checks.
+ * Serves `initialize`, `session/prompt`, `session/interrupt`, `session/close` and `shutdown`.
+ * Params arrive checked against the schema by the generated bindings; this class adds the
+ * route, attachment and state checks.
  */
 export class RuntimeServer implements HarnessSdkRequestHandlers {
   readonly #options: RuntimeServerOptions;
@@ -60,19 +71,61 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
     if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
     if (this.#state === 'ready') throw invalidRequestError('already initialized');
     const route: ModelRoute = resolveRoute(this.#options.adapters, params);
-    const { notifier, sessions, chunkDelayMs } = this.#options;
-    this.#context = { route, notifier, sessions, chunkDelayMs };
+    const { notifier, sessions, chunkDelayMs, maxTokensIsSuccess } = this.#options;
+    this.#context = { route, notifier, sessions, chunkDelayMs, maxTokensIsSuccess };
     this.#state = 'ready';
-    return { serverInfo: { name: SERVER_NAME, version: RUNTIME_VERSION } };
+    const serverInfo: ServerInfo = { name: SERVER_NAME, version: RUNTIME_VERSION };
+    // Without a requested version: exactly the version 1 result.
+    if (params.protocolVersion === undefined) return { serverInfo };
+    const protocolVersion = Math.min(params.protocolVersion, LATEST_PROTOCOL_VERSION);
+    return protocolVersion >= 2
+      ? { serverInfo, protocolVersion, capabilities: { ...CAPABILITIES } }
+      : { serverInfo, protocolVersion };
   }
 
   sessionPrompt(params: SessionPromptParams): Promise<SessionPromptResult> {
+    const context = this.#requireReady();
+    return this.#inOrder(() => this.#accept(params, context));
+  }
+
+  /** The state checks of every request but the handshake's: `-32600` after shutdown, `-32002` before initialize. */
+  #requireReady(): TurnContext {
     if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
     const context = this.#context;
     if (this.#state !== 'ready' || !context) throw notInitializedError();
-    const admitted = this.#admissions.then(() => this.#accept(params, context));
-    this.#admissions = admitted.catch(() => undefined);
-    return admitted;
+    return context;
+  }
+
+  /** Runs `step` after every prompt, interrupt and close received before it. */
+  #inOrder<T>(step: () => Promise<T>): Promise<T> {
+    const done = this.#admissions.then(step);
+    this.#admissions = done.catch(() => undefined);
+    return done;
+  }
+
+  /**
+   * Stops the session's turn in progress once the prompts received before this request were
+   * admitted (wire order). The turn stops streaming before the answer is written; its closing
+   * frames follow.
+   */
+  sessionInterrupt(params: SessionInterruptParams): Promise<SessionInterruptResult> {
+    this.#requireReady();
+    return this.#inOrder(async () => {
+      const session = this.#options.sessions.find(params.sessionId);
+      if (!session) return { found: false, wasRunning: false };
+      return { found: true, wasRunning: session.interrupt() };
+    });
+  }
+
+  /**
+   * Disposes the session (and its child sessions) in wire order: answered once it stopped, so
+   * nothing of it follows the answer, and a prompt received after it starts a new session.
+   */
+  sessionClose(params: SessionCloseParams): Promise<SessionCloseResult> {
+    this.#requireReady();
+    return this.#inOrder(async () => ({
+      found: await this.#options.sessions.close(params.sessionId),
+    }));
   }
 
   shutdown(): ShutdownResult {
@@ -100,7 +153,7 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
     };
     // A prompt admitted while `shutdown` was being answered gets its id but no turn.
     if (this.#state === 'ready')
-      session.enqueue(() => runTurn(session, { message, prompt }, context));
+      session.enqueue((control) => runTurn(session, { message, prompt }, context, control));
     return { messageId: message.id };
   }
 }

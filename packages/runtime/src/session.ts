@@ -1,13 +1,14 @@
 import type { SessionEvent, SessionStatus, UnknownSessionEvent } from '@dsh-sdk/protocol';
 import type { Notifier } from './notifier.js';
+import { TurnControl } from './turn-control.js';
 
 /** The event types the runtime emits, each with its generated payload type. */
 type KnownSessionEvent = Exclude<SessionEvent, UnknownSessionEvent>;
 type KnownEventType = KnownSessionEvent['type'];
 type EventData<T extends KnownEventType> = Extract<KnownSessionEvent, { type: T }>['data'];
 
-/** A queued turn: runs once the session's previous turns have ended. */
-export type QueuedTurn = () => Promise<unknown>;
+/** A queued turn: runs once the session's previous turns have ended, with its interrupt switch. */
+export type QueuedTurn = (control: TurnControl) => Promise<unknown>;
 
 /** Resolves after the current macrotask: every response already handed to the writer goes first. */
 function afterPendingWrites(): Promise<void> {
@@ -30,6 +31,11 @@ export class Session {
   #childCount = 0;
   #isAcceptingTurns = true;
   #draining: Promise<void> | undefined;
+  /** The turn in progress: from the moment it is taken from the queue until it ended. */
+  #current: TurnControl | undefined;
+  #status: SessionStatus | undefined;
+  /** Ids of the child sessions its turns started, closed with it. */
+  readonly #children = new Set<string>();
 
   constructor(
     id: string,
@@ -65,9 +71,44 @@ export class Session {
     return this.#notifier.notifySessionEvent({ sessionId: this.id, event });
   }
 
-  /** Sends `session.status`. */
+  /** Sends `session.status`, unless the session already has that status (no second `running`). */
   setStatus(status: SessionStatus): Promise<void> {
+    if (this.#status === status) return Promise.resolve();
+    this.#status = status;
     return this.#notifier.notifySessionStatus({ sessionId: this.id, status });
+  }
+
+  /** Whether prompts wait behind the turn in progress. */
+  get hasQueuedTurns(): boolean {
+    return this.#queue.length > 0;
+  }
+
+  /** Makes `control` the session's turn in progress (a child's turn runs outside the queue). */
+  attach(control: TurnControl): void {
+    this.#current = control;
+  }
+
+  /** The turn of `control` ended. */
+  detach(control: TurnControl): void {
+    if (this.#current === control) this.#current = undefined;
+  }
+
+  /** Interrupts the turn in progress; false when there is none. The queue is left as it is. */
+  interrupt(): boolean {
+    const current = this.#current;
+    if (!current || current.isInterrupted) return current !== undefined;
+    current.interrupt();
+    return true;
+  }
+
+  /** Records a child session started by one of its turns. */
+  addChild(childSessionId: string): void {
+    this.#children.add(childSessionId);
+  }
+
+  /** The child sessions its turns started. */
+  get children(): readonly string[] {
+    return [...this.#children];
   }
 
   /**
@@ -88,15 +129,26 @@ export class Session {
     return this.#draining ?? Promise.resolve();
   }
 
+  /** `session/close`: drops the queued turns, interrupts the running one, resolves once it ended. */
+  close(): Promise<void> {
+    const stopped = this.stopAcceptingTurns();
+    this.interrupt();
+    return stopped;
+  }
+
   async #drain(): Promise<void> {
-    // The first turn is taken synchronously: a turn accepted on an idle session has started.
+    // The first turn is taken synchronously: a turn accepted on an idle session has started
+    // (and can be interrupted before it wrote anything).
     for (let turn = this.#queue.shift(); turn; turn = this.#queue.shift()) {
+      const control = new TurnControl();
+      this.attach(control);
       await afterPendingWrites();
       try {
-        await turn();
+        await turn(control);
       } catch (error) {
         this.#onTurnFailed(error, this);
       }
+      this.detach(control);
     }
     this.#draining = undefined;
   }
@@ -119,6 +171,33 @@ export class SessionRegistry {
       this.#sessions.set(id, session);
     }
     return session;
+  }
+
+  /** The session with this id, if the runtime holds one. */
+  find(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /**
+   * Disposes a session and the child sessions its turns started: they leave the registry at once
+   * (a later prompt creates a new session), then their running turns are interrupted and their
+   * queues dropped. Resolves once every one of them stopped; false when there was no such session.
+   */
+  async close(id: string): Promise<boolean> {
+    const session = this.#sessions.get(id);
+    if (!session) return false;
+    const closing: Promise<void>[] = [];
+    const visit = (current: Session): void => {
+      this.#sessions.delete(current.id);
+      closing.push(current.close());
+      for (const child of current.children) {
+        const found = this.#sessions.get(child);
+        if (found) visit(found);
+      }
+    };
+    visit(session);
+    await Promise.all(closing);
+    return true;
   }
 
   /** Stops every session from starting queued turns; resolves when the running ones ended. */

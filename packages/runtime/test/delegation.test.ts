@@ -125,3 +125,41 @@ describe('/delegate', () => {
     expect(describeFrames(runtime.notifications, 'q/child1').at(-2)).toBe('session.event turn/end');
   });
 });
+
+describe('subagent.finished status', () => {
+  /** Delegates a task whose echo needs 3 pieces to a child capped at 1: it stops with max-tokens. */
+  async function finishedOfCappedChild(args: readonly string[]): Promise<unknown> {
+    const runtime = await RuntimeConnection.initialized({ ...ECHO_ROUTE, maxTokens: 1 }, {}, args);
+    await runtime.peer.sessionPrompt({
+      sessionId: 'p',
+      contentBlocks: [{ type: 'text', text: '/delegate a task long enough for three pieces' }],
+    });
+    await runtime.idle('p');
+    return runtime.notifications.find((n) => n.method === Method.subagentFinished)?.params;
+  }
+
+  test('is ok for a child that completed', async () => {
+    const runtime = await RuntimeConnection.initialized();
+    await runtime.peer.sessionPrompt({
+      sessionId: 'p',
+      contentBlocks: [{ type: 'text', text: '/delegate hi' }],
+    });
+    await runtime.idle('p');
+    const finished = runtime.notifications.find((n) => n.method === Method.subagentFinished);
+    expect(finished?.params).toMatchObject({ stopReason: 'completed', status: 'ok' });
+  });
+
+  test('is error for a child that stopped with max-tokens, as in the original', async () => {
+    await expect(finishedOfCappedChild([])).resolves.toMatchObject({
+      stopReason: 'max-tokens',
+      status: 'error',
+    });
+  });
+
+  test('is ok for max-tokens when the runtime runs with --max-tokens-is-success', async () => {
+    await expect(finishedOfCappedChild(['--max-tokens-is-success'])).resolves.toMatchObject({
+      stopReason: 'max-tokens',
+      status: 'ok',
+    });
+  });
+});

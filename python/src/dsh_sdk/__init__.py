@@ -13,7 +13,8 @@ from dsh_sdk._gen.constants import (
     DEFAULT_MAX_FRAME_BYTES,
     DIAGNOSTIC_REASONS,
     ERROR_MESSAGES,
-    PROTOCOL_VERSION,
+    IDL_VERSION,
+    LATEST_PROTOCOL_VERSION,
     SERVER_NAME,
     DiagnosticReason,
     ErrorCode,
@@ -36,6 +37,7 @@ from dsh_sdk.peer_support import (
     invalid_params_error,
 )
 from dsh_sdk.transport import JsonRpcLineTransport
+from dsh_sdk.version_gate import PlayingVersion
 
 __all__ = [
     *_MODELS,
@@ -43,7 +45,8 @@ __all__ = [
     "DIAGNOSTIC_REASONS",
     "ERROR_MESSAGES",
     "METHODS",
-    "PROTOCOL_VERSION",
+    "IDL_VERSION",
+    "LATEST_PROTOCOL_VERSION",
     "SERVER_NAME",
     "DiagnosticObserver",
     "DiagnosticReason",
@@ -57,6 +60,7 @@ __all__ = [
     "NotificationContext",
     "NotificationFanout",
     "PeerTransport",
+    "PlayingVersion",
     "ProtocolError",
     "RequestContext",
     "RequestTimeoutError",

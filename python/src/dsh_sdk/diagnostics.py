@@ -28,7 +28,7 @@ class TransportDiagnostic:
     reason: DiagnosticReason
     """The reason code shared by every language's transport."""
     message: str
-    """A readable description."""
+    """A readable description, the same words in every language's transport."""
     line: int | None = None
     """1-based number of the input line, when the report is about one."""
     bytes: int = 0
@@ -42,6 +42,9 @@ class TransportDiagnostic:
     """For `invalid-notification-params`: every violation found."""
     cause: BaseException | None = None
     """For `notification-handler-failed`: what the handler raised."""
+    detail: str | None = None
+    """What the underlying parser said, when there is more to say (for `invalid-json`): its
+    wording belongs to each language's JSON parser, so tools comparing languages skip it."""
 
 
 DiagnosticObserver = Callable[[TransportDiagnostic], None]
@@ -74,9 +77,16 @@ def line_diagnostic(
     *,
     method: str | None = None,
     id: JsonRpcId | None = None,
+    detail: str | None = None,
 ) -> TransportDiagnostic:
     """The report of a message ignored on input line `line`, whose text is `text` (its size is
     computed here, only when a report needs it)."""
     return TransportDiagnostic(
-        reason=reason, message=message, line=line, bytes=utf8_length(text), method=method, id=id
+        reason=reason,
+        message=message,
+        line=line,
+        bytes=utf8_length(text),
+        method=method,
+        id=id,
+        detail=detail,
     )

@@ -162,8 +162,8 @@ class JsonRpcLineTransport:
 
     def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
         """Registers the handler of an inbound notification method (one per method).
-        Notifications without a handler are dropped silently. Returns a function that unregisters
-        it."""
+        A notification without a handler is reported as `unhandled-notification`. Returns a
+        function that unregisters it."""
         return register_handler(self._notification_handlers, method, handler)
 
     async def request(
@@ -258,15 +258,28 @@ class JsonRpcLineTransport:
                     if exceeds_depth(entry):  # too deep comes first, also for a short line
                         self._refuse_deep_line(entry, number)
                         continue
-                    detail = f"the line is not JSON: {message}"
-                    self.report_diagnostic(line_diagnostic("invalid-json", detail, number, entry))
+                    self.report_diagnostic(
+                        line_diagnostic(
+                            "invalid-json",
+                            "the line is not JSON",
+                            number,
+                            entry,
+                            detail=str(message),
+                        )
+                    )
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
                 method = message["method"]
                 handler = handlers.get(method)
                 if handler is None:
-                    continue  # dropped silently
+                    detail = f"no handler is registered for {method}"
+                    self.report_diagnostic(
+                        line_diagnostic(
+                            "unhandled-notification", detail, number, entry, method=method
+                        )
+                    )
+                    continue
                 context = NotificationContext(method, number, entry)
                 try:
                     outcome = handler(message.get("params", ABSENT), context)

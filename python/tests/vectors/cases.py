@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
+
+from dsh_sdk._gen.methods import METHODS as GENERATED_METHODS
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 VECTORS_ROOT = REPO_ROOT / "test-vectors"
@@ -66,7 +69,11 @@ SUITES: tuple[Suite, ...] = (
     _suite("messages", True, ("description", "outcome")),
     _suite("invalid", True, ("description", "outcome", "pointers")),
     _suite("open-unions", False, ("description", "outcome")),
-    _suite("exchanges", False, ("description", "runtime", "ignoreNotifications")),
+    _suite(
+        "exchanges",
+        False,
+        ("description", "runtime", "ignoreNotifications", "serverProtocolVersion", "chunkDelayMs"),
+    ),
 )
 
 
@@ -112,13 +119,18 @@ def snake_case(name: str) -> str:
     return re.sub(r"[A-Z]", lambda match: f"_{match.group().lower()}", name)
 
 
-def kebab_case(name: str) -> str:
-    """`sessionPrompt` → `session-prompt`: the folder of a method's cases."""
-    return snake_case(name).replace("_", "-")
+FOLDERS: Final[Mapping[str, str]] = {m.kebab_name: m.name for m in GENERATED_METHODS}
+"""The folder of a method's cases (`session-prompt`) → its IDL name, as the generator spells it."""
+
+
+def folder_of(method: IdlMethod) -> str:
+    """The folder of a method's cases: the generated method table's `kebab_name`."""
+    return next(m.kebab_name for m in GENERATED_METHODS if m.name == method.name)
 
 
 def method_by_folder(folder: str) -> IdlMethod | None:
-    return next((m for m in METHODS if kebab_case(m.name) == folder), None)
+    name = FOLDERS.get(folder)
+    return next((m for m in METHODS if m.name == name), None)
 
 
 def method_by_wire_name(wire_name: object) -> IdlMethod | None:

@@ -20,6 +20,8 @@ from dsh_sdk.codec import decode, encode
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.inbound_handlers import RequestContext
 from dsh_sdk.jsonlib import ABSENT
+from dsh_sdk.peer_support import PeerTransport
+from dsh_sdk.version_gate import PlayingVersion
 from dsh_sdk.wire_object import WireObject
 from transport_support import MemoryPeer
 from vectors.cases import METHODS, IdlMethod, JsonObject, method_by_wire_name
@@ -96,6 +98,9 @@ class ClientEnd(End):
         call = getattr(self.client, method.py_name)
         if method.params is None:
             return cast(Awaitable[Any], call())
+        if not isinstance(params, dict):
+            # Absent or non-object params (refused on purpose) no dataclass can carry.
+            return self.transport.request(wire_name, params)
         return cast(Awaitable[Any], call(decode(method.params, params)))
 
 
@@ -107,12 +112,16 @@ raises the error its response carries; may be a coroutine function."""
 class ServerEnd(End):
     """The generated server end, its handlers all delegating to `answer`."""
 
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: Answer, server_protocol_version: int | None = None) -> None:
+        """`server_protocol_version`: the older version the end plays (`PlayingVersion`)."""
         super().__init__()
         handlers = _Handlers(answer)
         self.calls = handlers.calls
+        transport: PeerTransport = self.transport
+        if server_protocol_version is not None:
+            transport = PlayingVersion(self.transport, server_protocol_version)
         self.server: HarnessSdkServerPeer = serve_harness_sdk(
-            self.transport, cast(HarnessSdkRequestHandlers, handlers)
+            transport, cast(HarnessSdkRequestHandlers, handlers)
         )
         self.transport.start()
 

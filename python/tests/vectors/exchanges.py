@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from dsh_sdk._gen.methods import METHODS
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.inbound_handlers import RequestContext
 from dsh_sdk.jsonlib import ABSENT
@@ -243,7 +244,7 @@ async def run_against_server_end(envelopes: list[Envelope], expectation: JsonObj
             await end.notify(frame["method"], frame["params"])
         return answer_with(resolve_pattern(mine.message, bindings))
 
-    end = ServerEnd(answer)
+    end = ServerEnd(answer, expectation.get("serverProtocolVersion"))
     written = 0
     groups = groups_of(envelopes)
     ignore = expectation.get("ignoreNotifications") is True
@@ -302,7 +303,24 @@ def _refused_ids(envelopes: list[Envelope]) -> set[str]:
     return ids
 
 
-def check_exchange_frames(envelopes: list[Envelope]) -> list[str]:
+def _as_read_by(frame: JsonObject, version: int | None) -> JsonObject:
+    """A client request as a server playing `version` reads it: params members introduced later
+    removed."""
+    params = frame.get("params")
+    if version is None or not isinstance(params, dict):
+        return frame
+    info = next((m for m in METHODS if m.wire_name == frame.get("method")), None)
+    newer = {
+        n for n, since in (info.params_members_since if info else {}).items() if since > version
+    }
+    if not newer:
+        return frame
+    return {**frame, "params": {k: v for k, v in params.items() if k not in newer}}
+
+
+def check_exchange_frames(
+    envelopes: list[Envelope], server_protocol_version: int | None = None
+) -> list[str]:
     """Checks that every message of a protocol method, with its placeholders resolved as a
     scripted side would send them, is a valid frame (a request answered `-32602` excepted), and
     that each goes the method's direction."""
@@ -313,6 +331,8 @@ def check_exchange_frames(envelopes: list[Envelope]) -> list[str]:
     for index, envelope in enumerate(envelopes):
         at = f"line {index + 1}"
         frame = resolve_pattern(envelope.message, bindings)
+        if envelope.sender == "client":
+            frame = _as_read_by(frame, server_protocol_version)
         kind = frame_kind(frame)
         if kind == "request" and id_key(envelope.message["id"]) in refused:
             requests[id_key(frame["id"])] = method_by_wire_name(frame["method"])

@@ -4,21 +4,35 @@
 import type {
   InitializeParams,
   InitializeResult,
+  SessionCloseParams,
+  SessionCloseResult,
+  SessionEventNotification,
+  SessionInterruptParams,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
-  ShutdownResult,
-  SessionEventNotification,
   SessionStatusNotification,
-  SubagentStartedNotification,
+  ShutdownResult,
   SubagentFinishedNotification,
+  SubagentStartedNotification,
 } from './types.gen.js';
 
 /** The wire name of every method, by its generated name. */
 export const Method = {
-  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   initialize: 'initialize',
   /** Enqueues a user message on a session and answers with a durable enqueue receipt. An unknown session id creates its session (and agent) lazily. The response and the prompt's `agent/inbox/spliced` event may arrive in either order, so a client subscribes before it prompts; the response is always sent before that prompt's turn ends. Refused with `-32002` before a successful `initialize`. */
   sessionPrompt: 'session/prompt',
+  /**
+   * Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  sessionInterrupt: 'session/interrupt',
+  /**
+   * Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  sessionClose: 'session/close',
   /** Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`. */
   shutdown: 'shutdown',
   /** One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals. */
@@ -35,10 +49,20 @@ export type MethodName = (typeof Method)[keyof typeof Method];
 
 /** Params and result of every client → server request, indexed by wire method name. */
 export interface HarnessSdkRequestMap {
-  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   initialize: { params: InitializeParams; result: InitializeResult };
   /** Enqueues a user message on a session and answers with a durable enqueue receipt. An unknown session id creates its session (and agent) lazily. The response and the prompt's `agent/inbox/spliced` event may arrive in either order, so a client subscribes before it prompts; the response is always sent before that prompt's turn ends. Refused with `-32002` before a successful `initialize`. */
   'session/prompt': { params: SessionPromptParams; result: SessionPromptResult };
+  /**
+   * Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  'session/interrupt': { params: SessionInterruptParams; result: SessionInterruptResult };
+  /**
+   * Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  'session/close': { params: SessionCloseParams; result: SessionCloseResult };
   /** Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`. */
   shutdown: { params: undefined; result: ShutdownResult };
 }
@@ -62,77 +86,139 @@ export type NotificationMethod = keyof HarnessSdkNotificationMap;
 /** What the IDL says about one method, available at run time. */
 export interface MethodInfo {
   readonly name: string;
+  /** The name in kebab case, for file and folder names (the golden vectors'). */
+  readonly kebabName: string;
   readonly wireName: MethodName;
   readonly direction: 'clientToServer' | 'serverToClient';
   readonly kind: 'request' | 'notification';
   readonly paramsType: string | null;
   readonly resultType: string | null;
   readonly errorCodes: readonly number[];
+  /** The protocol version that introduced it: peers of earlier versions never see it. */
+  readonly since: number;
+  /** Why it is deprecated and what to use instead, or null. */
+  readonly deprecated: string | null;
+  /** Params members introduced after version 1, with their version: a peer playing an older version treats them as unknown members. */
+  readonly paramsMembersSince: Readonly<Record<string, number>>;
 }
 
 /** Every method of the protocol, in IDL order. */
 export const METHODS: readonly MethodInfo[] = [
   {
     name: 'initialize',
+    kebabName: 'initialize',
     wireName: 'initialize',
     direction: 'clientToServer',
     kind: 'request',
     paramsType: 'InitializeParams',
     resultType: 'InitializeResult',
     errorCodes: [-32602, -32600],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: { protocolVersion: 2 },
   },
   {
     name: 'sessionPrompt',
+    kebabName: 'session-prompt',
     wireName: 'session/prompt',
     direction: 'clientToServer',
     kind: 'request',
     paramsType: 'SessionPromptParams',
     resultType: 'SessionPromptResult',
     errorCodes: [-32602, -32002, -32600],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
+  },
+  {
+    name: 'sessionInterrupt',
+    kebabName: 'session-interrupt',
+    wireName: 'session/interrupt',
+    direction: 'clientToServer',
+    kind: 'request',
+    paramsType: 'SessionInterruptParams',
+    resultType: 'SessionInterruptResult',
+    errorCodes: [-32602, -32002, -32600],
+    since: 2,
+    deprecated: null,
+    paramsMembersSince: {},
+  },
+  {
+    name: 'sessionClose',
+    kebabName: 'session-close',
+    wireName: 'session/close',
+    direction: 'clientToServer',
+    kind: 'request',
+    paramsType: 'SessionCloseParams',
+    resultType: 'SessionCloseResult',
+    errorCodes: [-32602, -32002, -32600],
+    since: 2,
+    deprecated: null,
+    paramsMembersSince: {},
   },
   {
     name: 'shutdown',
+    kebabName: 'shutdown',
     wireName: 'shutdown',
     direction: 'clientToServer',
     kind: 'request',
     paramsType: null,
     resultType: 'ShutdownResult',
     errorCodes: [-32600],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
   },
   {
     name: 'sessionEvent',
+    kebabName: 'session-event',
     wireName: 'session.event',
     direction: 'serverToClient',
     kind: 'notification',
     paramsType: 'SessionEventNotification',
     resultType: null,
     errorCodes: [],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
   },
   {
     name: 'sessionStatus',
+    kebabName: 'session-status',
     wireName: 'session.status',
     direction: 'serverToClient',
     kind: 'notification',
     paramsType: 'SessionStatusNotification',
     resultType: null,
     errorCodes: [],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
   },
   {
     name: 'subagentStarted',
+    kebabName: 'subagent-started',
     wireName: 'subagent.started',
     direction: 'serverToClient',
     kind: 'notification',
     paramsType: 'SubagentStartedNotification',
     resultType: null,
     errorCodes: [],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
   },
   {
     name: 'subagentFinished',
+    kebabName: 'subagent-finished',
     wireName: 'subagent.finished',
     direction: 'serverToClient',
     kind: 'notification',
     paramsType: 'SubagentFinishedNotification',
     resultType: null,
     errorCodes: [],
+    since: 1,
+    deprecated: null,
+    paramsMembersSince: {},
   },
 ];

@@ -2,33 +2,52 @@
 // DO NOT EDIT. Run `pnpm generate` to regenerate.
 
 import type { RequestContext } from '../inbound-handlers.js';
-import type { RequestOptions } from '../pending-requests.js';
-import type { PeerOptions, PeerTransport } from '../peer-support.js';
 import { NotificationFanout, requireValidParams, requireValidResult } from '../peer-support.js';
+import type { PeerOptions, PeerTransport, Subscriber } from '../peer-support.js';
+import type { RequestOptions } from '../pending-requests.js';
 import { Method } from './methods.gen.js';
+import type { NotificationMethod } from './methods.gen.js';
 import type {
   InitializeParams,
   InitializeResult,
+  SessionCloseParams,
+  SessionCloseResult,
+  SessionEventNotification,
+  SessionInterruptParams,
+  SessionInterruptResult,
   SessionPromptParams,
   SessionPromptResult,
-  ShutdownResult,
-  SessionEventNotification,
   SessionStatusNotification,
-  SubagentStartedNotification,
+  ShutdownResult,
   SubagentFinishedNotification,
+  SubagentStartedNotification,
 } from './types.gen.js';
 import {
   validateInitializeParams,
   validateInitializeResult,
+  validateSessionCloseParams,
+  validateSessionCloseResult,
+  validateSessionEventNotification,
+  validateSessionInterruptParams,
+  validateSessionInterruptResult,
   validateSessionPromptParams,
   validateSessionPromptResult,
+  validateSessionStatusNotification,
   validateShutdownParams,
   validateShutdownResult,
-  validateSessionEventNotification,
-  validateSessionStatusNotification,
-  validateSubagentStartedNotification,
   validateSubagentFinishedNotification,
+  validateSubagentStartedNotification,
 } from './validators.gen.js';
+
+/** Any server → client notification with its checked params, told apart by `method`. */
+export type HarnessSdkNotification =
+  | { readonly method: typeof Method.sessionEvent; readonly params: SessionEventNotification }
+  | { readonly method: typeof Method.sessionStatus; readonly params: SessionStatusNotification }
+  | { readonly method: typeof Method.subagentStarted; readonly params: SubagentStartedNotification }
+  | {
+      readonly method: typeof Method.subagentFinished;
+      readonly params: SubagentFinishedNotification;
+    };
 
 /**
  * The client end: a typed method per client → server request and a subscription per server → client notification.
@@ -68,7 +87,7 @@ export class HarnessSdkClientPeer {
     );
   }
 
-  /** Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   async initialize(params: InitializeParams, options?: RequestOptions): Promise<InitializeResult> {
     const result = await this.transport.request(Method.initialize, params, options);
     return requireValidResult(
@@ -91,6 +110,38 @@ export class HarnessSdkClientPeer {
     );
   }
 
+  /**
+   * Sends `session/interrupt`. Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  async sessionInterrupt(
+    params: SessionInterruptParams,
+    options?: RequestOptions,
+  ): Promise<SessionInterruptResult> {
+    const result = await this.transport.request(Method.sessionInterrupt, params, options);
+    return requireValidResult(
+      this.#validate ? validateSessionInterruptResult : null,
+      Method.sessionInterrupt,
+      result,
+    );
+  }
+
+  /**
+   * Sends `session/close`. Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  async sessionClose(
+    params: SessionCloseParams,
+    options?: RequestOptions,
+  ): Promise<SessionCloseResult> {
+    const result = await this.transport.request(Method.sessionClose, params, options);
+    return requireValidResult(
+      this.#validate ? validateSessionCloseResult : null,
+      Method.sessionClose,
+      result,
+    );
+  }
+
   /** Sends `shutdown`. Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`. */
   async shutdown(options?: RequestOptions): Promise<ShutdownResult> {
     const result = await this.transport.request(Method.shutdown, undefined, options);
@@ -103,40 +154,62 @@ export class HarnessSdkClientPeer {
 
   /**
    * Subscribes to `session.event`: One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSessionEvent(handler: (params: SessionEventNotification) => void): () => void {
+  onSessionEvent(handler: Subscriber<SessionEventNotification>): () => void {
     return this.#sessionEvent.subscribe(handler);
   }
 
   /**
    * Subscribes to `session.status`: A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSessionStatus(handler: (params: SessionStatusNotification) => void): () => void {
+  onSessionStatus(handler: Subscriber<SessionStatusNotification>): () => void {
     return this.#sessionStatus.subscribe(handler);
   }
 
   /**
    * Subscribes to `subagent.started`: A session started a child agent. The child's events follow under its own session id.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSubagentStarted(handler: (params: SubagentStartedNotification) => void): () => void {
+  onSubagentStarted(handler: Subscriber<SubagentStartedNotification>): () => void {
     return this.#subagentStarted.subscribe(handler);
   }
 
   /**
    * Subscribes to `subagent.finished`: An in-process child agent finished. Sent before the parent's turn ends.
+   * A handler that throws or rejects is reported as `notification-handler-failed`; the others still run.
    * Returns the function that unsubscribes.
    */
-  onSubagentFinished(handler: (params: SubagentFinishedNotification) => void): () => void {
+  onSubagentFinished(handler: Subscriber<SubagentFinishedNotification>): () => void {
     return this.#subagentFinished.subscribe(handler);
+  }
+
+  /**
+   * Subscribes to every server → client notification, as `{ method, params }`, in wire order.
+   * Returns the function that unsubscribes from all of them.
+   */
+  onAnyNotification(handler: Subscriber<HarnessSdkNotification>): () => void {
+    const unsubscribes = [
+      this.#sessionEvent.subscribe((params) => handler({ method: Method.sessionEvent, params })),
+      this.#sessionStatus.subscribe((params) => handler({ method: Method.sessionStatus, params })),
+      this.#subagentStarted.subscribe((params) =>
+        handler({ method: Method.subagentStarted, params }),
+      ),
+      this.#subagentFinished.subscribe((params) =>
+        handler({ method: Method.subagentFinished, params }),
+      ),
+    ];
+    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
   }
 }
 
 /** What a server implements: one handler per client → server request. Params arrive already checked against the schema. */
 export interface HarnessSdkRequestHandlers {
-  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. */
+  /** Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version. */
   initialize(
     params: InitializeParams,
     context: RequestContext,
@@ -146,36 +219,64 @@ export interface HarnessSdkRequestHandlers {
     params: SessionPromptParams,
     context: RequestContext,
   ): SessionPromptResult | Promise<SessionPromptResult>;
+  /**
+   * Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+   * @since 2
+   */
+  sessionInterrupt(
+    params: SessionInterruptParams,
+    context: RequestContext,
+  ): SessionInterruptResult | Promise<SessionInterruptResult>;
+  /**
+   * Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+   * @since 2
+   */
+  sessionClose(
+    params: SessionCloseParams,
+    context: RequestContext,
+  ): SessionCloseResult | Promise<SessionCloseResult>;
   /** Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`. */
   shutdown(context: RequestContext): ShutdownResult | Promise<ShutdownResult>;
 }
 
-/** The server end's outbound surface: a typed notify method per server → client notification. */
-export class HarnessSdkServerPeer {
+/**
+ * A typed notify method per server → client notification, over any `send`: the server peer sends
+ * through its transport; a runtime can put a gate in between.
+ */
+export class HarnessSdkNotifier {
   constructor(
-    private readonly transport: PeerTransport,
-    /** Unregisters the request handlers. */
-    readonly dispose: () => void,
+    private readonly send: (method: NotificationMethod, params: unknown) => Promise<void>,
   ) {}
 
   /** Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals. */
   notifySessionEvent(params: SessionEventNotification): Promise<void> {
-    return this.transport.notify(Method.sessionEvent, params);
+    return this.send(Method.sessionEvent, params);
   }
 
   /** Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status. */
   notifySessionStatus(params: SessionStatusNotification): Promise<void> {
-    return this.transport.notify(Method.sessionStatus, params);
+    return this.send(Method.sessionStatus, params);
   }
 
   /** Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id. */
   notifySubagentStarted(params: SubagentStartedNotification): Promise<void> {
-    return this.transport.notify(Method.subagentStarted, params);
+    return this.send(Method.subagentStarted, params);
   }
 
   /** Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends. */
   notifySubagentFinished(params: SubagentFinishedNotification): Promise<void> {
-    return this.transport.notify(Method.subagentFinished, params);
+    return this.send(Method.subagentFinished, params);
+  }
+}
+
+/** The server end's outbound surface: a typed notify method per server → client notification. */
+export class HarnessSdkServerPeer extends HarnessSdkNotifier {
+  constructor(
+    transport: PeerTransport,
+    /** Unregisters the request handlers. */
+    readonly dispose: () => void,
+  ) {
+    super((method, params) => transport.notify(method, params));
   }
 }
 
@@ -197,6 +298,14 @@ export function serveHarnessSdk(
     transport.onRequest(Method.sessionPrompt, (params, context) => {
       const checked = requireValidParams(validate ? validateSessionPromptParams : null, params);
       return handlers.sessionPrompt(checked, context);
+    }),
+    transport.onRequest(Method.sessionInterrupt, (params, context) => {
+      const checked = requireValidParams(validate ? validateSessionInterruptParams : null, params);
+      return handlers.sessionInterrupt(checked, context);
+    }),
+    transport.onRequest(Method.sessionClose, (params, context) => {
+      const checked = requireValidParams(validate ? validateSessionCloseParams : null, params);
+      return handlers.sessionClose(checked, context);
     }),
     transport.onRequest(Method.shutdown, (params, context) => {
       requireValidParams(validate && params !== undefined ? validateShutdownParams : null, params);

@@ -10,6 +10,10 @@ export type ProtocolFrame =
   | InitializeResponseFrame
   | SessionPromptRequestFrame
   | SessionPromptResponseFrame
+  | SessionInterruptRequestFrame
+  | SessionInterruptResponseFrame
+  | SessionCloseRequestFrame
+  | SessionCloseResponseFrame
   | ShutdownRequestFrame
   | ShutdownResponseFrame
   | SessionEventNotificationFrame
@@ -41,13 +45,28 @@ export interface InitializeParams {
    * Caps each model output for SDK-created agents and their in-process descendants; a positive safe integer (1 … 2^53−1). Omitted: the adapter's exact-model default applies.
    */
   maxTokens?: number;
+  /**
+   * The protocol version the client asks for, usually the latest it speaks. Absent: the version 1 contract (the result is exactly `{serverInfo}`). `0`, negative, fractional, non-integer and `null` values are `-32602` at `/protocolVersion`; a version above the runtime's latest is not an error: the runtime answers with its own latest.
+   * @since 2
+   */
+  protocolVersion?: ProtocolVersion;
 }
 
 /**
- * Result of `initialize`: who answered.
+ * Result of `initialize`: who answered and, when the client asked for a protocol version, the version both speak and what the runtime serves. Without `protocolVersion` in the params it is exactly `{serverInfo}`.
  */
 export interface InitializeResult {
   serverInfo: ServerInfo;
+  /**
+   * The negotiated version: `min(requested, latest supported)`. Present exactly when the params held `protocolVersion`; a client that finds it absent speaks version 1.
+   * @since 2
+   */
+  protocolVersion?: ProtocolVersion;
+  /**
+   * What the runtime serves beyond version 1. Present exactly when the negotiated version is 2 or more.
+   * @since 2
+   */
+  capabilities?: ServerCapabilities;
 }
 
 /**
@@ -56,7 +75,7 @@ export interface InitializeResult {
 export interface ServerInfo {
   name: ServerName;
   /**
-   * The runtime's own version. Informational: clients do not check it (there is no version negotiation yet).
+   * The runtime's own version. Informational: clients do not check it (protocol versions are negotiated with `protocolVersion`).
    */
   version: string;
 }
@@ -65,6 +84,23 @@ export interface ServerInfo {
  * The wire-stable name every runtime reports in `serverInfo.name`.
  */
 export type ServerName = 'deepseek-harness-sdk-runtime';
+
+/**
+ * What a runtime serves beyond version 1, as `true` flags. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it.
+ */
+export interface ServerCapabilities {
+  /**
+   * The runtime serves `session/interrupt`.
+   * @since 2
+   */
+  sessionInterrupt?: boolean;
+  /**
+   * The runtime serves `session/close`.
+   * @since 2
+   */
+  sessionClose?: boolean;
+  [k: string]: unknown;
+}
 
 /**
  * Parameters of `session/prompt`: the session and the content of the user message to enqueue.
@@ -122,6 +158,50 @@ export interface SessionPromptResult {
    * Identifies the queued user message (it equals `inserted[i].id` of the prompt's `agent/inbox/spliced` event). It does not identify a later assistant message, a turn ending or a prompt result.
    */
   messageId: MessageId;
+}
+
+/**
+ * Parameters of `session/interrupt`: the session whose current activity stops. Params that are absent, `null` or not an object are also reported missing `sessionId`.
+ */
+export interface SessionInterruptParams {
+  /**
+   * The session to interrupt: a root session or a child session (`<parent>/child<k>`).
+   */
+  sessionId: SessionId;
+}
+
+/**
+ * Result of `session/interrupt`. Unknown session: `{found: false, wasRunning: false}`; a known session with no turn in progress: `{found: true, wasRunning: false}` (nothing is stopped, nothing is written).
+ */
+export interface SessionInterruptResult {
+  /**
+   * Whether the runtime holds a session with this id (a closed session is not held).
+   */
+  found: boolean;
+  /**
+   * Whether a turn was in progress, and so has been stopped.
+   */
+  wasRunning: boolean;
+}
+
+/**
+ * Parameters of `session/close`: the session to dispose. Params that are absent, `null` or not an object are also reported missing `sessionId`.
+ */
+export interface SessionCloseParams {
+  /**
+   * The session to close, with the child sessions its turns started.
+   */
+  sessionId: SessionId;
+}
+
+/**
+ * Result of `session/close`: `{found: true}` when the session existed and is now disposed, `{found: false}` when there was none (never created, or already closed).
+ */
+export interface SessionCloseResult {
+  /**
+   * Whether a session with this id existed and was disposed.
+   */
+  found: boolean;
 }
 
 /**
@@ -199,9 +279,14 @@ export interface SubagentFinishedNotification {
 }
 
 /**
- * How a child run ended. Closed.
+ * How a child run ended. Closed. `ok` only for `stopReason` `completed`; `max-tokens` and every other reason map to `error`, unless the runtime is configured to count `max-tokens` as success (the original's deployment option; the reference runtimes' `--max-tokens-is-success`).
  */
 export type SdkRunStatus = 'ok' | 'error';
+
+/**
+ * A protocol version: a positive safe integer (1 … 2^53−1). Version 1 is the original's contract; each later version only adds.
+ */
+export type ProtocolVersion = number;
 
 /**
  * Identifies a session. Non-empty.
@@ -858,6 +943,44 @@ export interface SessionPromptResponseFrame {
   jsonrpc: JsonRpcVersion;
   id: RequestId;
   result: SessionPromptResult;
+}
+
+/**
+ * A `session/interrupt` request frame.
+ */
+export interface SessionInterruptRequestFrame {
+  jsonrpc: JsonRpcVersion;
+  id: RequestId;
+  method: 'session/interrupt';
+  params: SessionInterruptParams;
+}
+
+/**
+ * A successful response to `session/interrupt`.
+ */
+export interface SessionInterruptResponseFrame {
+  jsonrpc: JsonRpcVersion;
+  id: RequestId;
+  result: SessionInterruptResult;
+}
+
+/**
+ * A `session/close` request frame.
+ */
+export interface SessionCloseRequestFrame {
+  jsonrpc: JsonRpcVersion;
+  id: RequestId;
+  method: 'session/close';
+  params: SessionCloseParams;
+}
+
+/**
+ * A successful response to `session/close`.
+ */
+export interface SessionCloseResponseFrame {
+  jsonrpc: JsonRpcVersion;
+  id: RequestId;
+  result: SessionCloseResult;
 }
 
 /**

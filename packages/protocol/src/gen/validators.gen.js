@@ -3,7 +3,7 @@
 
 /* eslint-disable */
 'use strict';
-export const validateInitializeParams = validate288;
+export const validateInitializeParams = validate328;
 const schema13 = {
   type: 'object',
   required: ['cwd', 'provider', 'model'],
@@ -13,6 +13,7 @@ const schema13 = {
     model: { type: 'string' },
     reasoningEffort: { type: 'string', minLength: 1 },
     maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
@@ -99,7 +100,66 @@ function validate23(
   return errors === 0;
 }
 
-function validate288(
+const schema14 = { type: 'integer', minimum: 1, maximum: 9007199254740991 };
+
+function validate40(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (typeof data == 'number') {
+    if (data > 9007199254740991 || isNaN(data)) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/maximum',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 9007199254740991 },
+        message: 'must be <= 9007199254740991',
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data < 1 || isNaN(data)) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/minimum',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 1 },
+        message: 'must be >= 1',
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  }
+  validate40.errors = vErrors;
+  return errors === 0;
+}
+
+function validate328(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -157,7 +217,8 @@ function validate288(
         key0 === 'provider' ||
         key0 === 'model' ||
         key0 === 'reasoningEffort' ||
-        key0 === 'maxTokens'
+        key0 === 'maxTokens' ||
+        key0 === 'protocolVersion'
       )) {
         if (
           !validate23(data[key0], {
@@ -307,6 +368,19 @@ function validate288(
         }
       }
     }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate40(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
     const err11 = {
       instancePath,
@@ -322,26 +396,30 @@ function validate288(
     }
     errors++;
   }
-  validate288.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeResult = validate290;
-const schema15 = {
+export const validateInitializeResult = validate331;
+const schema16 = {
   type: 'object',
   required: ['serverInfo'],
-  properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+  properties: {
+    serverInfo: { $ref: '#/definitions/ServerInfo' },
+    protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
+    capabilities: { allOf: [{ $ref: '#/definitions/ServerCapabilities' }] },
+  },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema16 = {
+const schema17 = {
   type: 'object',
   required: ['name', 'version'],
   properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema17 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
+const schema18 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
 
-function validate50(
+function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -377,11 +455,11 @@ function validate50(
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
 
-function validate48(
+function validate50(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -435,14 +513,14 @@ function validate48(
     }
     if (data.name !== undefined) {
       if (
-        !validate50(data.name, {
+        !validate52(data.name, {
           instancePath: instancePath + '/name',
           parentData: data,
           parentDataProperty: 'name',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
         errors = vErrors.length;
       }
     }
@@ -478,11 +556,92 @@ function validate48(
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
 
-function validate290(
+const schema19 = {
+  type: 'object',
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+  properties: { sessionInterrupt: { type: 'boolean' }, sessionClose: { type: 'boolean' } },
+};
+
+function validate56(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === 'sessionInterrupt' || key0 === 'sessionClose')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.sessionInterrupt !== undefined) {
+      if (typeof data.sessionInterrupt !== 'boolean') {
+        const err0 = {
+          instancePath: instancePath + '/sessionInterrupt',
+          schemaPath: '#/properties/sessionInterrupt/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.sessionClose !== undefined) {
+      if (typeof data.sessionClose !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/sessionClose',
+          schemaPath: '#/properties/sessionClose/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+function validate331(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -505,7 +664,7 @@ function validate290(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'serverInfo')) {
+      if (!(key0 === 'serverInfo' || key0 === 'protocolVersion' || key0 === 'capabilities')) {
         if (
           !validate23(data[key0], {
             instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
@@ -521,14 +680,40 @@ function validate290(
     }
     if (data.serverInfo !== undefined) {
       if (
-        !validate48(data.serverInfo, {
+        !validate50(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate40(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.capabilities !== undefined) {
+      if (
+        !validate56(data.capabilities, {
+          instancePath: instancePath + '/capabilities',
+          parentData: data,
+          parentDataProperty: 'capabilities',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
         errors = vErrors.length;
       }
     }
@@ -547,12 +732,12 @@ function validate290(
     }
     errors++;
   }
-  validate290.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptParams = validate293;
-const schema19 = {
+export const validateSessionPromptParams = validate336;
+const schema21 = {
   type: 'object',
   required: ['sessionId', 'contentBlocks'],
   properties: {
@@ -565,9 +750,9 @@ const schema19 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema20 = { type: 'string', minLength: 1 };
+const schema22 = { type: 'string', minLength: 1 };
 
-function validate61(
+function validate67(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -604,11 +789,11 @@ function validate61(
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
 
-const schema21 = {
+const schema23 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -636,7 +821,7 @@ const schema21 = {
     },
   },
 };
-const schema22 = {
+const schema24 = {
   type: 'object',
   required: ['type', 'data', 'mimeType'],
   properties: {
@@ -647,9 +832,9 @@ const schema22 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema23 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
+const schema25 = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] };
 
-function validate66(
+function validate72(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -680,7 +865,7 @@ function validate66(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema23.enum },
+      params: { allowedValues: schema25.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -690,11 +875,11 @@ function validate66(
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
 
-function validate64(
+function validate70(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -830,14 +1015,14 @@ function validate64(
     }
     if (data.mimeType !== undefined) {
       if (
-        !validate66(data.mimeType, {
+        !validate72(data.mimeType, {
           instancePath: instancePath + '/mimeType',
           parentData: data,
           parentDataProperty: 'mimeType',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
         errors = vErrors.length;
       }
     }
@@ -871,18 +1056,18 @@ function validate64(
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema24 = {
+const schema26 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'text' }, text: { type: 'string' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate69(
+function validate75(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -999,18 +1184,18 @@ function validate69(
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema25 = {
+const schema27 = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { type: 'string', const: 'reasoning' }, text: { type: 'string' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate72(
+function validate78(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1127,11 +1312,11 @@ function validate72(
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 
-const schema26 = {
+const schema28 = {
   type: 'object',
   required: ['type', 'attachment'],
   properties: {
@@ -1141,14 +1326,14 @@ const schema26 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema27 = {
+const schema29 = {
   type: 'object',
   required: ['attachmentId', 'mediaType'],
   properties: { attachmentId: { type: 'string', minLength: 1 }, mediaType: { type: 'string' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate77(
+function validate83(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1266,11 +1451,11 @@ function validate77(
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-function validate75(
+function validate81(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1357,14 +1542,14 @@ function validate75(
     }
     if (data.attachment !== undefined) {
       if (
-        !validate77(data.attachment, {
+        !validate83(data.attachment, {
           instancePath: instancePath + '/attachment',
           parentData: data,
           parentDataProperty: 'attachment',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
         errors = vErrors.length;
       }
     }
@@ -1398,11 +1583,11 @@ function validate75(
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
-const schema28 = {
+const schema30 = {
   type: 'object',
   required: ['type', 'id', 'name', 'arguments'],
   properties: {
@@ -1414,7 +1599,7 @@ const schema28 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate81(
+function validate87(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1595,11 +1780,11 @@ function validate81(
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
-const schema29 = {
+const schema31 = {
   type: 'object',
   required: ['type', 'toolCallId', 'content'],
   properties: {
@@ -1610,7 +1795,7 @@ const schema29 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema30 = {
+const schema32 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -1634,7 +1819,7 @@ const schema30 = {
     },
   },
 };
-const schema31 = {
+const schema33 = {
   type: 'object',
   required: ['type'],
   properties: {
@@ -1646,7 +1831,7 @@ const schema31 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate91(
+function validate97(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1758,13 +1943,13 @@ function validate91(
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
-const wrapper2 = { validate: validate84 };
+const wrapper2 = { validate: validate90 };
 
-function validate86(
+function validate92(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1809,8 +1994,8 @@ function validate86(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+    if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -1857,8 +2042,8 @@ function validate86(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -1905,8 +2090,8 @@ function validate86(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+        if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -1953,8 +2138,8 @@ function validate86(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+          if (!validate87(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -2015,8 +2200,8 @@ function validate86(
             ifClause4 = 'then';
           } else {
             const _errs25 = errors;
-            if (!validate91(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+            if (!validate97(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs25 === errors;
@@ -2162,11 +2347,11 @@ function validate86(
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
 
-function validate84(
+function validate90(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2289,14 +2474,14 @@ function validate84(
         const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data3[i0], {
+            !validate92(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -2348,11 +2533,11 @@ function validate84(
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
-function validate63(
+function validate69(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2400,8 +2585,8 @@ function validate63(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+    if (!validate70(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -2448,8 +2633,8 @@ function validate63(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+      if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -2496,8 +2681,8 @@ function validate63(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+        if (!validate78(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -2544,8 +2729,8 @@ function validate63(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+          if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -2592,8 +2777,8 @@ function validate63(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate81(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+            if (!validate87(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -2640,8 +2825,8 @@ function validate63(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+              if (!validate90(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -2649,8 +2834,8 @@ function validate63(
               ifClause5 = 'then';
             } else {
               const _errs30 = errors;
-              if (!validate91(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+              if (!validate97(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs30 === errors;
@@ -2815,11 +3000,11 @@ function validate63(
     }
     errors++;
   }
-  validate63.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
 
-function validate293(
+function validate336(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2873,14 +3058,14 @@ function validate293(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -2905,14 +3090,14 @@ function validate293(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate63(data2[i0], {
+            !validate69(data2[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+            vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
             errors = vErrors.length;
           }
         }
@@ -2947,20 +3132,20 @@ function validate293(
     }
     errors++;
   }
-  validate293.errors = vErrors;
+  validate336.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptResult = validate297;
-const schema33 = {
+export const validateSessionPromptResult = validate340;
+const schema35 = {
   type: 'object',
   required: ['messageId'],
   properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema34 = { type: 'string', minLength: 1 };
+const schema36 = { type: 'string', minLength: 1 };
 
-function validate106(
+function validate112(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -2997,11 +3182,11 @@ function validate106(
     }
     errors++;
   }
-  validate106.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
-function validate297(
+function validate340(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3040,14 +3225,14 @@ function validate297(
     }
     if (data.messageId !== undefined) {
       if (
-        !validate106(data.messageId, {
+        !validate112(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -3066,12 +3251,392 @@ function validate297(
     }
     errors++;
   }
-  validate297.errors = vErrors;
+  validate340.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownParams = validate300;
-const schema83 = {
+export const validateSessionInterruptParams = validate343;
+const schema38 = {
+  type: 'object',
+  required: ['sessionId'],
+  'x-not-object-lacks-required': true,
+  properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate343(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate67(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate343.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionInterruptResult = validate346;
+const schema40 = {
+  type: 'object',
+  required: ['found', 'wasRunning'],
+  properties: { found: { type: 'boolean' }, wasRunning: { type: 'boolean' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate346(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.wasRunning === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'wasRunning' },
+        message: "must have required property '" + 'wasRunning' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'found' || key0 === 'wasRunning')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err2 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.wasRunning !== undefined) {
+      if (typeof data.wasRunning !== 'boolean') {
+        const err3 = {
+          instancePath: instancePath + '/wasRunning',
+          schemaPath: '#/properties/wasRunning/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate346.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionCloseParams = validate348;
+const schema42 = {
+  type: 'object',
+  required: ['sessionId'],
+  'x-not-object-lacks-required': true,
+  properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate348(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate67(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate348.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateSessionCloseResult = validate351;
+const schema44 = {
+  type: 'object',
+  required: ['found'],
+  properties: { found: { type: 'boolean' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate351(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'found')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate351.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateShutdownParams = validate353;
+const schema97 = {
   $id: 'https://dsh-sdk.dev/protocol.validation.schema.json/no-params',
   type: ['object', 'null'],
   additionalProperties: {
@@ -3079,7 +3644,7 @@ const schema83 = {
   },
 };
 
-function validate301(
+function validate354(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3148,11 +3713,11 @@ function validate301(
       }
     }
   }
-  validate301.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
 
-function validate300(
+function validate353(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3164,7 +3729,7 @@ function validate300(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema83.type },
+      params: { type: schema97.type },
       message: 'must be object,null',
     };
     if (vErrors === null) {
@@ -3177,26 +3742,26 @@ function validate300(
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
       if (
-        !validate301(data[key0], {
+        !validate354(data[key0], {
           instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
           parentData: data,
           parentDataProperty: key0,
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
         errors = vErrors.length;
       }
     }
   }
-  validate300.errors = vErrors;
+  validate353.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownResult = validate305;
-const schema37 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
+export const validateShutdownResult = validate358;
+const schema47 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate305(
+function validate358(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3231,12 +3796,12 @@ function validate305(
     }
     errors++;
   }
-  validate305.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionEventNotification = validate307;
-const schema39 = {
+export const validateSessionEventNotification = validate360;
+const schema49 = {
   type: 'object',
   required: ['sessionId', 'event'],
   properties: {
@@ -3245,7 +3810,7 @@ const schema39 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema40 = {
+const schema50 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -3289,7 +3854,7 @@ const schema40 = {
     },
   },
 };
-const schema41 = {
+const schema51 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -3300,9 +3865,9 @@ const schema41 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema42 = { type: 'integer', minimum: 0, maximum: 9007199254740991 };
+const schema52 = { type: 'integer', minimum: 0, maximum: 9007199254740991 };
 
-function validate133(
+function validate173(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3355,13 +3920,13 @@ function validate133(
       errors++;
     }
   }
-  validate133.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
+const schema53 = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
 
-function validate135(
+function validate175(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3414,11 +3979,11 @@ function validate135(
       errors++;
     }
   }
-  validate135.errors = vErrors;
+  validate175.errors = vErrors;
   return errors === 0;
 }
 
-const schema44 = {
+const schema54 = {
   type: 'object',
   required: ['target', 'start', 'inserted'],
   properties: {
@@ -3429,9 +3994,9 @@ const schema44 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema45 = { type: 'string', enum: ['next-turn', 'next-step'] };
+const schema55 = { type: 'string', enum: ['next-turn', 'next-step'] };
 
-function validate139(
+function validate179(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3457,7 +4022,7 @@ function validate139(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema45.enum },
+      params: { allowedValues: schema55.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -3467,11 +4032,11 @@ function validate139(
     }
     errors++;
   }
-  validate139.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 }
 
-const schema46 = {
+const schema56 = {
   type: 'object',
   required: ['id', 'role', 'content', 'source'],
   properties: {
@@ -3482,15 +4047,15 @@ const schema46 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema47 = {
+const schema57 = {
   type: 'object',
   required: ['kind'],
   properties: { kind: { $ref: '#/definitions/MessageSourceKind' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema48 = { type: 'string' };
+const schema58 = { type: 'string' };
 
-function validate149(
+function validate189(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3511,11 +4076,11 @@ function validate149(
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
-function validate147(
+function validate187(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3554,14 +4119,14 @@ function validate147(
     }
     if (data.kind !== undefined) {
       if (
-        !validate149(data.kind, {
+        !validate189(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
           parentDataProperty: 'kind',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+        vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
         errors = vErrors.length;
       }
     }
@@ -3580,11 +4145,11 @@ function validate147(
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-function validate143(
+function validate183(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3668,14 +4233,14 @@ function validate143(
     }
     if (data.id !== undefined) {
       if (
-        !validate106(data.id, {
+        !validate112(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -3718,14 +4283,14 @@ function validate143(
         const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data3[i0], {
+            !validate92(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -3747,14 +4312,14 @@ function validate143(
     }
     if (data.source !== undefined) {
       if (
-        !validate147(data.source, {
+        !validate187(data.source, {
           instancePath: instancePath + '/source',
           parentData: data,
           parentDataProperty: 'source',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+        vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
         errors = vErrors.length;
       }
     }
@@ -3773,11 +4338,11 @@ function validate143(
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
 
-function validate137(
+function validate177(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3851,40 +4416,40 @@ function validate137(
     }
     if (data.target !== undefined) {
       if (
-        !validate139(data.target, {
+        !validate179(data.target, {
           instancePath: instancePath + '/target',
           parentData: data,
           parentDataProperty: 'target',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+        vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
         errors = vErrors.length;
       }
     }
     if (data.start !== undefined) {
       if (
-        !validate133(data.start, {
+        !validate173(data.start, {
           instancePath: instancePath + '/start',
           parentData: data,
           parentDataProperty: 'start',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.removedCount !== undefined) {
       if (
-        !validate133(data.removedCount, {
+        !validate173(data.removedCount, {
           instancePath: instancePath + '/removedCount',
           parentData: data,
           parentDataProperty: 'removedCount',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
@@ -3894,14 +4459,14 @@ function validate137(
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate143(data4[i0], {
+            !validate183(data4[i0], {
               instancePath: instancePath + '/inserted/' + i0,
               parentData: data4,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+            vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
             errors = vErrors.length;
           }
         }
@@ -3936,11 +4501,11 @@ function validate137(
     }
     errors++;
   }
-  validate137.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
 
-function validate131(
+function validate171(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4057,40 +4622,40 @@ function validate131(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate137(data.data, {
+        !validate177(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+        vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
         errors = vErrors.length;
       }
     }
@@ -4109,11 +4674,11 @@ function validate131(
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate171.errors = vErrors;
   return errors === 0;
 }
 
-const schema49 = {
+const schema59 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4124,14 +4689,14 @@ const schema49 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema50 = {
+const schema60 = {
   type: 'object',
   required: ['turn'],
   properties: { turn: { allOf: [{ $ref: '#/definitions/Count' }] } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate159(
+function validate199(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4170,14 +4735,14 @@ function validate159(
     }
     if (data.turn !== undefined) {
       if (
-        !validate133(data.turn, {
+        !validate173(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
@@ -4196,11 +4761,11 @@ function validate159(
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate199.errors = vErrors;
   return errors === 0;
 }
 
-function validate155(
+function validate195(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4317,40 +4882,40 @@ function validate155(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate159(data.data, {
+        !validate199(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+        vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
         errors = vErrors.length;
       }
     }
@@ -4369,11 +4934,11 @@ function validate155(
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
-const schema51 = {
+const schema61 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4384,7 +4949,7 @@ const schema51 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema52 = {
+const schema62 = {
   type: 'object',
   required: ['turn', 'step'],
   properties: {
@@ -4394,7 +4959,7 @@ const schema52 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate168(
+function validate208(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4448,27 +5013,27 @@ function validate168(
     }
     if (data.turn !== undefined) {
       if (
-        !validate133(data.turn, {
+        !validate173(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate133(data.step, {
+        !validate173(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
@@ -4487,11 +5052,11 @@ function validate168(
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 }
 
-function validate164(
+function validate204(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4608,40 +5173,40 @@ function validate164(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate168(data.data, {
+        !validate208(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
         errors = vErrors.length;
       }
     }
@@ -4660,11 +5225,11 @@ function validate164(
     }
     errors++;
   }
-  validate164.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-const schema53 = {
+const schema63 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4676,7 +5241,7 @@ const schema53 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate174(
+function validate214(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4793,40 +5358,40 @@ function validate174(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate168(data.data, {
+        !validate208(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
         errors = vErrors.length;
       }
     }
@@ -4845,11 +5410,11 @@ function validate174(
     }
     errors++;
   }
-  validate174.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 }
 
-const schema54 = {
+const schema64 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -4860,7 +5425,7 @@ const schema54 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema55 = {
+const schema65 = {
   type: 'object',
   required: ['turn', 'reason'],
   properties: {
@@ -4869,15 +5434,15 @@ const schema55 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema56 = {
+const schema66 = {
   type: 'object',
   required: ['kind'],
   properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema57 = { type: 'string' };
+const schema67 = { type: 'string' };
 
-function validate189(
+function validate229(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4898,11 +5463,11 @@ function validate189(
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate229.errors = vErrors;
   return errors === 0;
 }
 
-function validate187(
+function validate227(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -4941,14 +5506,14 @@ function validate187(
     }
     if (data.kind !== undefined) {
       if (
-        !validate189(data.kind, {
+        !validate229(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
           parentDataProperty: 'kind',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+        vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
         errors = vErrors.length;
       }
     }
@@ -4967,11 +5532,11 @@ function validate187(
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
-function validate184(
+function validate224(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5025,27 +5590,27 @@ function validate184(
     }
     if (data.turn !== undefined) {
       if (
-        !validate133(data.turn, {
+        !validate173(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.reason !== undefined) {
       if (
-        !validate187(data.reason, {
+        !validate227(data.reason, {
           instancePath: instancePath + '/reason',
           parentData: data,
           parentDataProperty: 'reason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+        vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
         errors = vErrors.length;
       }
     }
@@ -5064,11 +5629,11 @@ function validate184(
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-function validate180(
+function validate220(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5185,40 +5750,40 @@ function validate180(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate184(data.data, {
+        !validate224(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+        vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
         errors = vErrors.length;
       }
     }
@@ -5237,11 +5802,11 @@ function validate180(
     }
     errors++;
   }
-  validate180.errors = vErrors;
+  validate220.errors = vErrors;
   return errors === 0;
 }
 
-const schema58 = {
+const schema68 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5253,7 +5818,7 @@ const schema58 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate194(
+function validate234(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5370,40 +5935,40 @@ function validate194(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate143(data.data, {
+        !validate183(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+        vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
         errors = vErrors.length;
       }
     }
@@ -5422,11 +5987,11 @@ function validate194(
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema69 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5437,7 +6002,7 @@ const schema59 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema60 = {
+const schema70 = {
   type: 'object',
   required: ['turn', 'step', 'delta'],
   properties: {
@@ -5448,7 +6013,7 @@ const schema60 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate204(
+function validate244(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5517,40 +6082,40 @@ function validate204(
     }
     if (data.turn !== undefined) {
       if (
-        !validate133(data.turn, {
+        !validate173(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate133(data.step, {
+        !validate173(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.delta !== undefined) {
       if (
-        !validate86(data.delta, {
+        !validate92(data.delta, {
           instancePath: instancePath + '/delta',
           parentData: data,
           parentDataProperty: 'delta',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+        vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
         errors = vErrors.length;
       }
     }
@@ -5569,11 +6134,11 @@ function validate204(
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
 
-function validate200(
+function validate240(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5690,40 +6255,40 @@ function validate200(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate204(data.data, {
+        !validate244(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+        vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
         errors = vErrors.length;
       }
     }
@@ -5742,11 +6307,11 @@ function validate200(
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
 
-const schema61 = {
+const schema71 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5757,7 +6322,7 @@ const schema61 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema62 = {
+const schema72 = {
   type: 'object',
   required: ['message'],
   properties: {
@@ -5766,7 +6331,7 @@ const schema62 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema63 = {
+const schema73 = {
   type: 'object',
   required: ['id', 'role', 'content'],
   properties: {
@@ -5777,7 +6342,7 @@ const schema63 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate217(
+function validate257(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5846,14 +6411,14 @@ function validate217(
     }
     if (data.id !== undefined) {
       if (
-        !validate106(data.id, {
+        !validate112(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -5896,14 +6461,14 @@ function validate217(
         const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data3[i0], {
+            !validate92(data3[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data3,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -5938,13 +6503,13 @@ function validate217(
     }
     errors++;
   }
-  validate217.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-const schema64 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
+const schema74 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate222(
+function validate262(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5979,11 +6544,11 @@ function validate222(
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
 
-function validate215(
+function validate255(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6022,27 +6587,27 @@ function validate215(
     }
     if (data.message !== undefined) {
       if (
-        !validate217(data.message, {
+        !validate257(data.message, {
           instancePath: instancePath + '/message',
           parentData: data,
           parentDataProperty: 'message',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+        vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
         errors = vErrors.length;
       }
     }
     if (data.usage !== undefined) {
       if (
-        !validate222(data.usage, {
+        !validate262(data.usage, {
           instancePath: instancePath + '/usage',
           parentData: data,
           parentDataProperty: 'usage',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+        vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
         errors = vErrors.length;
       }
     }
@@ -6061,11 +6626,11 @@ function validate215(
     }
     errors++;
   }
-  validate215.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-function validate211(
+function validate251(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6182,40 +6747,40 @@ function validate211(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate215(data.data, {
+        !validate255(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+        vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
         errors = vErrors.length;
       }
     }
@@ -6234,11 +6799,11 @@ function validate211(
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate251.errors = vErrors;
   return errors === 0;
 }
 
-const schema65 = {
+const schema75 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6249,7 +6814,7 @@ const schema65 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema66 = {
+const schema76 = {
   type: 'object',
   required: ['turn', 'step', 'id', 'name', 'arguments'],
   properties: {
@@ -6262,7 +6827,7 @@ const schema66 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate231(
+function validate271(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6367,27 +6932,27 @@ function validate231(
     }
     if (data.turn !== undefined) {
       if (
-        !validate133(data.turn, {
+        !validate173(data.turn, {
           instancePath: instancePath + '/turn',
           parentData: data,
           parentDataProperty: 'turn',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.step !== undefined) {
       if (
-        !validate133(data.step, {
+        !validate173(data.step, {
           instancePath: instancePath + '/step',
           parentData: data,
           parentDataProperty: 'step',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
@@ -6457,11 +7022,11 @@ function validate231(
     }
     errors++;
   }
-  validate231.errors = vErrors;
+  validate271.errors = vErrors;
   return errors === 0;
 }
 
-function validate227(
+function validate267(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6578,40 +7143,40 @@ function validate227(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate231(data.data, {
+        !validate271(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+        vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
         errors = vErrors.length;
       }
     }
@@ -6630,11 +7195,11 @@ function validate227(
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate267.errors = vErrors;
   return errors === 0;
 }
 
-const schema67 = {
+const schema77 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6645,7 +7210,7 @@ const schema67 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema68 = {
+const schema78 = {
   type: 'object',
   required: ['toolCallId', 'content', 'isError'],
   properties: {
@@ -6656,7 +7221,7 @@ const schema68 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate241(
+function validate281(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6746,14 +7311,14 @@ function validate241(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data2[i0], {
+            !validate92(data2[i0], {
               instancePath: instancePath + '/content/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -6805,11 +7370,11 @@ function validate241(
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate281.errors = vErrors;
   return errors === 0;
 }
 
-function validate237(
+function validate277(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6926,40 +7491,40 @@ function validate237(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.data !== undefined) {
       if (
-        !validate241(data.data, {
+        !validate281(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
         errors = vErrors.length;
       }
     }
@@ -6978,11 +7543,11 @@ function validate237(
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate277.errors = vErrors;
   return errors === 0;
 }
 
-const schema69 = {
+const schema79 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -7010,7 +7575,7 @@ const schema69 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate246(
+function validate286(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7159,27 +7724,27 @@ function validate246(
     }
     if (data.seq !== undefined) {
       if (
-        !validate133(data.seq, {
+        !validate173(data.seq, {
           instancePath: instancePath + '/seq',
           parentData: data,
           parentDataProperty: 'seq',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+        vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
         errors = vErrors.length;
       }
     }
     if (data.time !== undefined) {
       if (
-        !validate135(data.time, {
+        !validate175(data.time, {
           instancePath: instancePath + '/time',
           parentData: data,
           parentDataProperty: 'time',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
@@ -7230,11 +7795,11 @@ function validate246(
     }
     errors++;
   }
-  validate246.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
-function validate130(
+function validate170(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7279,8 +7844,8 @@ function validate130(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate131(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+    if (!validate171(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -7327,8 +7892,8 @@ function validate130(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate155(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+      if (!validate195(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -7375,8 +7940,8 @@ function validate130(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate164(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+        if (!validate204(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -7423,8 +7988,8 @@ function validate130(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate174(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+          if (!validate214(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -7471,8 +8036,8 @@ function validate130(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate180(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+            if (!validate220(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -7519,9 +8084,9 @@ function validate130(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate194(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate234(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+                  vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -7569,10 +8134,10 @@ function validate130(
               if (_valid6) {
                 const _errs34 = errors;
                 if (
-                  !validate200(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate240(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+                    vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
                   errors = vErrors.length;
                 }
                 var _valid6 = _errs34 === errors;
@@ -7620,10 +8185,10 @@ function validate130(
                 if (_valid7) {
                   const _errs39 = errors;
                   if (
-                    !validate211(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate251(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+                      vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
                     errors = vErrors.length;
                   }
                   var _valid7 = _errs39 === errors;
@@ -7671,10 +8236,10 @@ function validate130(
                   if (_valid8) {
                     const _errs44 = errors;
                     if (
-                      !validate227(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate267(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+                        vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
                       errors = vErrors.length;
                     }
                     var _valid8 = _errs44 === errors;
@@ -7722,7 +8287,7 @@ function validate130(
                     if (_valid9) {
                       const _errs49 = errors;
                       if (
-                        !validate237(data, {
+                        !validate277(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -7731,8 +8296,8 @@ function validate130(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate237.errors
-                            : vErrors.concat(validate237.errors);
+                            ? validate277.errors
+                            : vErrors.concat(validate277.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs49 === errors;
@@ -7741,7 +8306,7 @@ function validate130(
                     } else {
                       const _errs50 = errors;
                       if (
-                        !validate246(data, {
+                        !validate286(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -7750,8 +8315,8 @@ function validate130(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate246.errors
-                            : vErrors.concat(validate246.errors);
+                            ? validate286.errors
+                            : vErrors.concat(validate286.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs50 === errors;
@@ -7992,11 +8557,11 @@ function validate130(
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
-function validate307(
+function validate360(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8050,27 +8615,27 @@ function validate307(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate130(data.event, {
+        !validate170(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
         errors = vErrors.length;
       }
     }
@@ -8089,12 +8654,12 @@ function validate307(
     }
     errors++;
   }
-  validate307.errors = vErrors;
+  validate360.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionStatusNotification = validate311;
-const schema71 = {
+export const validateSessionStatusNotification = validate364;
+const schema81 = {
   type: 'object',
   required: ['sessionId', 'status'],
   properties: {
@@ -8103,9 +8668,9 @@ const schema71 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema72 = { type: 'string', enum: ['running', 'idle'] };
+const schema82 = { type: 'string', enum: ['running', 'idle'] };
 
-function validate261(
+function validate301(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8131,7 +8696,7 @@ function validate261(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema72.enum },
+      params: { allowedValues: schema82.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -8141,11 +8706,11 @@ function validate261(
     }
     errors++;
   }
-  validate261.errors = vErrors;
+  validate301.errors = vErrors;
   return errors === 0;
 }
 
-function validate311(
+function validate364(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8199,27 +8764,27 @@ function validate311(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate261(data.status, {
+        !validate301(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
         errors = vErrors.length;
       }
     }
@@ -8238,12 +8803,12 @@ function validate311(
     }
     errors++;
   }
-  validate311.errors = vErrors;
+  validate364.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentStartedNotification = validate315;
-const schema74 = {
+export const validateSubagentStartedNotification = validate368;
+const schema84 = {
   type: 'object',
   required: ['parentSessionId', 'childSessionId'],
   properties: {
@@ -8253,7 +8818,7 @@ const schema74 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate315(
+function validate368(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8307,27 +8872,27 @@ function validate315(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate61(data.parentSessionId, {
+        !validate67(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate61(data.childSessionId, {
+        !validate67(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -8346,12 +8911,12 @@ function validate315(
     }
     errors++;
   }
-  validate315.errors = vErrors;
+  validate368.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentFinishedNotification = validate319;
-const schema76 = {
+export const validateSubagentFinishedNotification = validate372;
+const schema86 = {
   type: 'object',
   required: ['provider', 'agentId', 'parentSessionId', 'childSessionId', 'status', 'stopReason'],
   properties: {
@@ -8365,9 +8930,9 @@ const schema76 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema77 = { type: 'string', enum: ['ok', 'error'] };
+const schema87 = { type: 'string', enum: ['ok', 'error'] };
 
-function validate281(
+function validate321(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8393,7 +8958,7 @@ function validate281(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema77.enum },
+      params: { allowedValues: schema87.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -8403,13 +8968,13 @@ function validate281(
     }
     errors++;
   }
-  validate281.errors = vErrors;
+  validate321.errors = vErrors;
   return errors === 0;
 }
 
-const schema78 = { type: 'string' };
+const schema88 = { type: 'string' };
 
-function validate283(
+function validate323(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8430,11 +8995,11 @@ function validate283(
     }
     errors++;
   }
-  validate283.errors = vErrors;
+  validate323.errors = vErrors;
   return errors === 0;
 }
 
-function validate319(
+function validate372(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8590,53 +9155,53 @@ function validate319(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate61(data.parentSessionId, {
+        !validate67(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate61(data.childSessionId, {
+        !validate67(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate281(data.status, {
+        !validate321(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate283(data.stopReason, {
+        !validate323(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+        vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
         errors = vErrors.length;
       }
     }
@@ -8646,14 +9211,14 @@ function validate319(
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data7[i0], {
+            !validate92(data7[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
               parentData: data7,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -8688,7 +9253,7 @@ function validate319(
     }
     errors++;
   }
-  validate319.errors = vErrors;
+  validate372.errors = vErrors;
   return errors === 0;
 }
 
@@ -8706,6 +9271,10 @@ const schema6 = {
     { $ref: '#/definitions/InitializeResponseFrame' },
     { $ref: '#/definitions/SessionPromptRequestFrame' },
     { $ref: '#/definitions/SessionPromptResponseFrame' },
+    { $ref: '#/definitions/SessionInterruptRequestFrame' },
+    { $ref: '#/definitions/SessionInterruptResponseFrame' },
+    { $ref: '#/definitions/SessionCloseRequestFrame' },
+    { $ref: '#/definitions/SessionCloseResponseFrame' },
     { $ref: '#/definitions/ShutdownRequestFrame' },
     { $ref: '#/definitions/ShutdownResponseFrame' },
     { $ref: '#/definitions/SessionEventNotificationFrame' },
@@ -8723,13 +9292,18 @@ const schema6 = {
         model: { type: 'string' },
         reasoningEffort: { type: 'string', minLength: 1 },
         maxTokens: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+        protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
       },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     InitializeResult: {
       type: 'object',
       required: ['serverInfo'],
-      properties: { serverInfo: { $ref: '#/definitions/ServerInfo' } },
+      properties: {
+        serverInfo: { $ref: '#/definitions/ServerInfo' },
+        protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
+        capabilities: { allOf: [{ $ref: '#/definitions/ServerCapabilities' }] },
+      },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ServerInfo: {
@@ -8739,6 +9313,11 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ServerName: { type: 'string', const: 'deepseek-harness-sdk-runtime' },
+    ServerCapabilities: {
+      type: 'object',
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+      properties: { sessionInterrupt: { type: 'boolean' }, sessionClose: { type: 'boolean' } },
+    },
     SessionPromptParams: {
       type: 'object',
       required: ['sessionId', 'contentBlocks'],
@@ -8798,6 +9377,32 @@ const schema6 = {
       properties: { messageId: { allOf: [{ $ref: '#/definitions/MessageId' }] } },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
+    SessionInterruptParams: {
+      type: 'object',
+      required: ['sessionId'],
+      'x-not-object-lacks-required': true,
+      properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionInterruptResult: {
+      type: 'object',
+      required: ['found', 'wasRunning'],
+      properties: { found: { type: 'boolean' }, wasRunning: { type: 'boolean' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionCloseParams: {
+      type: 'object',
+      required: ['sessionId'],
+      'x-not-object-lacks-required': true,
+      properties: { sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionCloseResult: {
+      type: 'object',
+      required: ['found'],
+      properties: { found: { type: 'boolean' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
     ShutdownResult: { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } },
     SessionEventNotification: {
       type: 'object',
@@ -8849,6 +9454,7 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SdkRunStatus: { type: 'string', enum: ['ok', 'error'] },
+    ProtocolVersion: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     SessionId: { type: 'string', minLength: 1 },
     MessageId: { type: 'string', minLength: 1 },
     Count: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
@@ -9308,6 +9914,48 @@ const schema6 = {
         jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
         id: { $ref: '#/definitions/RequestId' },
         result: { $ref: '#/definitions/SessionPromptResult' },
+      },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionInterruptRequestFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'method', 'params'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        method: { type: 'string', const: 'session/interrupt' },
+        params: { $ref: '#/definitions/SessionInterruptParams' },
+      },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionInterruptResponseFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'result'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        result: { $ref: '#/definitions/SessionInterruptResult' },
+      },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionCloseRequestFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'method', 'params'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        method: { type: 'string', const: 'session/close' },
+        params: { $ref: '#/definitions/SessionCloseParams' },
+      },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    SessionCloseResponseFrame: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'result'],
+      properties: {
+        jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+        id: { $ref: '#/definitions/RequestId' },
+        result: { $ref: '#/definitions/SessionCloseResult' },
       },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
@@ -9855,7 +10503,8 @@ function validate38(
         key0 === 'provider' ||
         key0 === 'model' ||
         key0 === 'reasoningEffort' ||
-        key0 === 'maxTokens'
+        key0 === 'maxTokens' ||
+        key0 === 'protocolVersion'
       )) {
         if (
           !validate23(data[key0], {
@@ -10003,6 +10652,19 @@ function validate38(
           }
           errors++;
         }
+      }
+    }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate40(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
       }
     }
   } else {
@@ -10197,7 +10859,7 @@ function validate34(
   return errors === 0;
 }
 
-const schema14 = {
+const schema15 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -10208,7 +10870,7 @@ const schema14 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate46(
+function validate48(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10231,7 +10893,7 @@ function validate46(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'serverInfo')) {
+      if (!(key0 === 'serverInfo' || key0 === 'protocolVersion' || key0 === 'capabilities')) {
         if (
           !validate23(data[key0], {
             instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
@@ -10247,14 +10909,40 @@ function validate46(
     }
     if (data.serverInfo !== undefined) {
       if (
-        !validate48(data.serverInfo, {
+        !validate50(data.serverInfo, {
           instancePath: instancePath + '/serverInfo',
           parentData: data,
           parentDataProperty: 'serverInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.protocolVersion !== undefined) {
+      if (
+        !validate40(data.protocolVersion, {
+          instancePath: instancePath + '/protocolVersion',
+          parentData: data,
+          parentDataProperty: 'protocolVersion',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.capabilities !== undefined) {
+      if (
+        !validate56(data.capabilities, {
+          instancePath: instancePath + '/capabilities',
+          parentData: data,
+          parentDataProperty: 'capabilities',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
         errors = vErrors.length;
       }
     }
@@ -10273,11 +10961,11 @@ function validate46(
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
-function validate42(
+function validate44(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10372,14 +11060,14 @@ function validate42(
     }
     if (data.result !== undefined) {
       if (
-        !validate46(data.result, {
+        !validate48(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
@@ -10398,11 +11086,11 @@ function validate42(
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
 
-const schema18 = {
+const schema20 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -10414,7 +11102,7 @@ const schema18 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate59(
+function validate65(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10468,14 +11156,14 @@ function validate59(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -10500,14 +11188,14 @@ function validate59(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate63(data2[i0], {
+            !validate69(data2[i0], {
               instancePath: instancePath + '/contentBlocks/' + i0,
               parentData: data2,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+            vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
             errors = vErrors.length;
           }
         }
@@ -10542,11 +11230,11 @@ function validate59(
     }
     errors++;
   }
-  validate59.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
 
-function validate55(
+function validate61(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10689,14 +11377,14 @@ function validate55(
     }
     if (data.params !== undefined) {
       if (
-        !validate59(data.params, {
+        !validate65(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
         errors = vErrors.length;
       }
     }
@@ -10715,11 +11403,11 @@ function validate55(
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
 
-const schema32 = {
+const schema34 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -10730,7 +11418,7 @@ const schema32 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate104(
+function validate110(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10769,14 +11457,14 @@ function validate104(
     }
     if (data.messageId !== undefined) {
       if (
-        !validate106(data.messageId, {
+        !validate112(data.messageId, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -10795,11 +11483,11 @@ function validate104(
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
 
-function validate100(
+function validate106(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10894,14 +11582,14 @@ function validate100(
     }
     if (data.result !== undefined) {
       if (
-        !validate104(data.result, {
+        !validate110(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
@@ -10920,11 +11608,999 @@ function validate100(
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
 
-const schema35 = {
+const schema37 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'method', 'params'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    method: { type: 'string', const: 'session/interrupt' },
+    params: { $ref: '#/definitions/SessionInterruptParams' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate120(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate67(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate120.errors = vErrors;
+  return errors === 0;
+}
+
+function validate116(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.method === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'method' },
+        message: "must have required property '" + 'method' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.params === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'params' },
+        message: "must have required property '" + 'params' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate25(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.method !== undefined) {
+      let data3 = data.method;
+      if (typeof data3 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('session/interrupt' !== data3) {
+        const err5 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/const',
+          keyword: 'const',
+          params: { allowedValue: 'session/interrupt' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.params !== undefined) {
+      if (
+        !validate120(data.params, {
+          instancePath: instancePath + '/params',
+          parentData: data,
+          parentDataProperty: 'params',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate116.errors = vErrors;
+  return errors === 0;
+}
+
+const schema39 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'result'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    result: { $ref: '#/definitions/SessionInterruptResult' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate129(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.wasRunning === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'wasRunning' },
+        message: "must have required property '" + 'wasRunning' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'found' || key0 === 'wasRunning')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err2 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.wasRunning !== undefined) {
+      if (typeof data.wasRunning !== 'boolean') {
+        const err3 = {
+          instancePath: instancePath + '/wasRunning',
+          schemaPath: '#/properties/wasRunning/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate129.errors = vErrors;
+  return errors === 0;
+}
+
+function validate125(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.result === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'result' },
+        message: "must have required property '" + 'result' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'result')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate25(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.result !== undefined) {
+      if (
+        !validate129(data.result, {
+          instancePath: instancePath + '/result',
+          parentData: data,
+          parentDataProperty: 'result',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate125.errors = vErrors;
+  return errors === 0;
+}
+
+const schema41 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'method', 'params'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    method: { type: 'string', const: 'session/close' },
+    params: { $ref: '#/definitions/SessionCloseParams' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate137(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/x-not-object-lacks-required',
+      keyword: 'x-not-object-lacks-required',
+      params: { missingProperty: 'sessionId' },
+      message: "must have required property '" + 'sessionId' + "'",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.sessionId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sessionId' },
+        message: "must have required property '" + 'sessionId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'sessionId')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.sessionId !== undefined) {
+      if (
+        !validate67(data.sessionId, {
+          instancePath: instancePath + '/sessionId',
+          parentData: data,
+          parentDataProperty: 'sessionId',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate137.errors = vErrors;
+  return errors === 0;
+}
+
+function validate133(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.method === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'method' },
+        message: "must have required property '" + 'method' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.params === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'params' },
+        message: "must have required property '" + 'params' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'method' || key0 === 'params')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate25(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.method !== undefined) {
+      let data3 = data.method;
+      if (typeof data3 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('session/close' !== data3) {
+        const err5 = {
+          instancePath: instancePath + '/method',
+          schemaPath: '#/properties/method/const',
+          keyword: 'const',
+          params: { allowedValue: 'session/close' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.params !== undefined) {
+      if (
+        !validate137(data.params, {
+          instancePath: instancePath + '/params',
+          parentData: data,
+          parentDataProperty: 'params',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate133.errors = vErrors;
+  return errors === 0;
+}
+
+const schema43 = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'result'],
+  properties: {
+    jsonrpc: { $ref: '#/definitions/JsonRpcVersion' },
+    id: { $ref: '#/definitions/RequestId' },
+    result: { $ref: '#/definitions/SessionCloseResult' },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate146(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.found === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'found' },
+        message: "must have required property '" + 'found' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'found')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.found !== undefined) {
+      if (typeof data.found !== 'boolean') {
+        const err1 = {
+          instancePath: instancePath + '/found',
+          schemaPath: '#/properties/found/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate146.errors = vErrors;
+  return errors === 0;
+}
+
+function validate142(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.jsonrpc === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'jsonrpc' },
+        message: "must have required property '" + 'jsonrpc' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.result === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'result' },
+        message: "must have required property '" + 'result' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'jsonrpc' || key0 === 'id' || key0 === 'result')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.jsonrpc !== undefined) {
+      if (
+        !validate25(data.jsonrpc, {
+          instancePath: instancePath + '/jsonrpc',
+          parentData: data,
+          parentDataProperty: 'jsonrpc',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.id !== undefined) {
+      if (
+        !validate27(data.id, {
+          instancePath: instancePath + '/id',
+          parentData: data,
+          parentDataProperty: 'id',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.result !== undefined) {
+      if (
+        !validate146(data.result, {
+          instancePath: instancePath + '/result',
+          parentData: data,
+          parentDataProperty: 'result',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate142.errors = vErrors;
+  return errors === 0;
+}
+
+const schema45 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method'],
   properties: {
@@ -10936,7 +12612,7 @@ const schema35 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate110(
+function validate150(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11069,7 +12745,7 @@ function validate110(
           instancePath: instancePath + '/params',
           schemaPath: '#/properties/params/type',
           keyword: 'type',
-          params: { type: schema35.properties.params.type },
+          params: { type: schema45.properties.params.type },
           message: 'must be object,null',
         };
         if (vErrors === null) {
@@ -11111,11 +12787,11 @@ function validate110(
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
 
-const schema36 = {
+const schema46 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -11126,7 +12802,7 @@ const schema36 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate120(
+function validate160(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11161,11 +12837,11 @@ function validate120(
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate160.errors = vErrors;
   return errors === 0;
 }
 
-function validate116(
+function validate156(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11260,14 +12936,14 @@ function validate116(
     }
     if (data.result !== undefined) {
       if (
-        !validate120(data.result, {
+        !validate160(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+        vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
         errors = vErrors.length;
       }
     }
@@ -11286,11 +12962,11 @@ function validate116(
     }
     errors++;
   }
-  validate116.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-const schema38 = {
+const schema48 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -11301,7 +12977,7 @@ const schema38 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate127(
+function validate167(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11355,27 +13031,27 @@ function validate127(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.event !== undefined) {
       if (
-        !validate130(data.event, {
+        !validate170(data.event, {
           instancePath: instancePath + '/event',
           parentData: data,
           parentDataProperty: 'event',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
         errors = vErrors.length;
       }
     }
@@ -11394,11 +13070,11 @@ function validate127(
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 
-function validate124(
+function validate164(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11513,14 +13189,14 @@ function validate124(
     }
     if (data.params !== undefined) {
       if (
-        !validate127(data.params, {
+        !validate167(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+        vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
         errors = vErrors.length;
       }
     }
@@ -11539,11 +13215,11 @@ function validate124(
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
 
-const schema70 = {
+const schema80 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -11554,7 +13230,7 @@ const schema70 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate258(
+function validate298(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11608,27 +13284,27 @@ function validate258(
     }
     if (data.sessionId !== undefined) {
       if (
-        !validate61(data.sessionId, {
+        !validate67(data.sessionId, {
           instancePath: instancePath + '/sessionId',
           parentData: data,
           parentDataProperty: 'sessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate261(data.status, {
+        !validate301(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
         errors = vErrors.length;
       }
     }
@@ -11647,11 +13323,11 @@ function validate258(
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate298.errors = vErrors;
   return errors === 0;
 }
 
-function validate255(
+function validate295(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11766,14 +13442,14 @@ function validate255(
     }
     if (data.params !== undefined) {
       if (
-        !validate258(data.params, {
+        !validate298(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+        vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
         errors = vErrors.length;
       }
     }
@@ -11792,11 +13468,11 @@ function validate255(
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
-const schema73 = {
+const schema83 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -11807,7 +13483,7 @@ const schema73 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate268(
+function validate308(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -11861,27 +13537,27 @@ function validate268(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate61(data.parentSessionId, {
+        !validate67(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate61(data.childSessionId, {
+        !validate67(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -11900,11 +13576,11 @@ function validate268(
     }
     errors++;
   }
-  validate268.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
-function validate265(
+function validate305(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -12019,14 +13695,14 @@ function validate265(
     }
     if (data.params !== undefined) {
       if (
-        !validate268(data.params, {
+        !validate308(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+        vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
         errors = vErrors.length;
       }
     }
@@ -12045,11 +13721,11 @@ function validate265(
     }
     errors++;
   }
-  validate265.errors = vErrors;
+  validate305.errors = vErrors;
   return errors === 0;
 }
 
-const schema75 = {
+const schema85 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -12060,7 +13736,7 @@ const schema75 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate277(
+function validate317(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -12216,53 +13892,53 @@ function validate277(
     }
     if (data.parentSessionId !== undefined) {
       if (
-        !validate61(data.parentSessionId, {
+        !validate67(data.parentSessionId, {
           instancePath: instancePath + '/parentSessionId',
           parentData: data,
           parentDataProperty: 'parentSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.childSessionId !== undefined) {
       if (
-        !validate61(data.childSessionId, {
+        !validate67(data.childSessionId, {
           instancePath: instancePath + '/childSessionId',
           parentData: data,
           parentDataProperty: 'childSessionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate281(data.status, {
+        !validate321(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate283(data.stopReason, {
+        !validate323(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+        vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
         errors = vErrors.length;
       }
     }
@@ -12272,14 +13948,14 @@ function validate277(
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate86(data7[i0], {
+            !validate92(data7[i0], {
               instancePath: instancePath + '/lastAssistantMessage/' + i0,
               parentData: data7,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
             errors = vErrors.length;
           }
         }
@@ -12314,11 +13990,11 @@ function validate277(
     }
     errors++;
   }
-  validate277.errors = vErrors;
+  validate317.errors = vErrors;
   return errors === 0;
 }
 
-function validate274(
+function validate314(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -12433,14 +14109,14 @@ function validate274(
     }
     if (data.params !== undefined) {
       if (
-        !validate277(data.params, {
+        !validate317(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+        vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
         errors = vErrors.length;
       }
     }
@@ -12459,7 +14135,7 @@ function validate274(
     }
     errors++;
   }
-  validate274.errors = vErrors;
+  validate314.errors = vErrors;
   return errors === 0;
 }
 
@@ -12488,41 +14164,41 @@ function validate21(
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!validate42(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+      if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+        if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!validate100(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+          if (!validate106(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!validate110(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+            if (!validate116(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!validate116(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate125(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+                  vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -12530,10 +14206,10 @@ function validate21(
               if (!valid0) {
                 const _errs8 = errors;
                 if (
-                  !validate124(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate133(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+                    vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -12541,10 +14217,10 @@ function validate21(
                 if (!valid0) {
                   const _errs9 = errors;
                   if (
-                    !validate255(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate142(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+                      vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -12552,10 +14228,10 @@ function validate21(
                   if (!valid0) {
                     const _errs10 = errors;
                     if (
-                      !validate265(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate150(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+                        vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -12563,7 +14239,7 @@ function validate21(
                     if (!valid0) {
                       const _errs11 = errors;
                       if (
-                        !validate274(data, {
+                        !validate156(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -12572,12 +14248,88 @@ function validate21(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate274.errors
-                            : vErrors.concat(validate274.errors);
+                            ? validate156.errors
+                            : vErrors.concat(validate156.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
+                      if (!valid0) {
+                        const _errs12 = errors;
+                        if (
+                          !validate164(data, {
+                            instancePath,
+                            parentData,
+                            parentDataProperty,
+                            rootData,
+                          })
+                        ) {
+                          vErrors =
+                            vErrors === null
+                              ? validate164.errors
+                              : vErrors.concat(validate164.errors);
+                          errors = vErrors.length;
+                        }
+                        var _valid0 = _errs12 === errors;
+                        valid0 = valid0 || _valid0;
+                        if (!valid0) {
+                          const _errs13 = errors;
+                          if (
+                            !validate295(data, {
+                              instancePath,
+                              parentData,
+                              parentDataProperty,
+                              rootData,
+                            })
+                          ) {
+                            vErrors =
+                              vErrors === null
+                                ? validate295.errors
+                                : vErrors.concat(validate295.errors);
+                            errors = vErrors.length;
+                          }
+                          var _valid0 = _errs13 === errors;
+                          valid0 = valid0 || _valid0;
+                          if (!valid0) {
+                            const _errs14 = errors;
+                            if (
+                              !validate305(data, {
+                                instancePath,
+                                parentData,
+                                parentDataProperty,
+                                rootData,
+                              })
+                            ) {
+                              vErrors =
+                                vErrors === null
+                                  ? validate305.errors
+                                  : vErrors.concat(validate305.errors);
+                              errors = vErrors.length;
+                            }
+                            var _valid0 = _errs14 === errors;
+                            valid0 = valid0 || _valid0;
+                            if (!valid0) {
+                              const _errs15 = errors;
+                              if (
+                                !validate314(data, {
+                                  instancePath,
+                                  parentData,
+                                  parentDataProperty,
+                                  rootData,
+                                })
+                              ) {
+                                vErrors =
+                                  vErrors === null
+                                    ? validate314.errors
+                                    : vErrors.concat(validate314.errors);
+                                errors = vErrors.length;
+                              }
+                              var _valid0 = _errs15 === errors;
+                              valid0 = valid0 || _valid0;
+                            }
+                          }
+                        }
+                      }
                     }
                   }
                 }
@@ -12615,3 +14367,19 @@ function validate21(
   validate21.errors = vErrors;
   return errors === 0;
 }
+
+/** The validators of each method's params and result, by wire name. */
+export const METHOD_VALIDATORS = {
+  initialize: { params: validateInitializeParams, result: validateInitializeResult },
+  'session/prompt': { params: validateSessionPromptParams, result: validateSessionPromptResult },
+  'session/interrupt': {
+    params: validateSessionInterruptParams,
+    result: validateSessionInterruptResult,
+  },
+  'session/close': { params: validateSessionCloseParams, result: validateSessionCloseResult },
+  shutdown: { params: validateShutdownParams, result: validateShutdownResult },
+  'session.event': { params: validateSessionEventNotification, result: null },
+  'session.status': { params: validateSessionStatusNotification, result: null },
+  'subagent.started': { params: validateSubagentStartedNotification, result: null },
+  'subagent.finished': { params: validateSubagentFinishedNotification, result: null },
+};

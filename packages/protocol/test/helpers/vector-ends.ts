@@ -5,6 +5,7 @@ import { ErrorCode } from '../../src/gen/constants.gen.js';
 import { HarnessSdkClientPeer, serveHarnessSdk } from '../../src/gen/peers.gen.js';
 import type { HarnessSdkRequestHandlers, HarnessSdkServerPeer } from '../../src/gen/peers.gen.js';
 import type { RequestContext } from '../../src/inbound-handlers.js';
+import { playingVersion } from '../../src/version-gate.js';
 import { createHarness, settle } from './harness.js';
 import type { Harness } from './harness.js';
 import { IDL, isJsonObject, methodByWireName, pascalCase } from './vectors.js';
@@ -62,7 +63,8 @@ export interface ServerEnd extends Harness {
   readonly server: HarnessSdkServerPeer;
 }
 
-export function startServerEnd(answer: Answer): ServerEnd {
+/** `serverProtocolVersion`: the older version the server end plays (through `playingVersion`). */
+export function startServerEnd(answer: Answer, serverProtocolVersion?: number): ServerEnd {
   const harness = createHarness();
   const handlers: Record<string, AnyFunction> = {};
   for (const method of IDL.methods) {
@@ -72,10 +74,11 @@ export function startServerEnd(answer: Answer): ServerEnd {
         ? (context) => answer(method.method, undefined, context as RequestContext)
         : (params, context) => answer(method.method, params, context as RequestContext);
   }
-  const server = serveHarnessSdk(
-    harness.transport,
-    handlers as unknown as HarnessSdkRequestHandlers,
-  );
+  const transport =
+    serverProtocolVersion === undefined
+      ? harness.transport
+      : playingVersion(harness.transport, serverProtocolVersion);
+  const server = serveHarnessSdk(transport, handlers as unknown as HarnessSdkRequestHandlers);
   harness.transport.start();
   return { ...harness, server };
 }

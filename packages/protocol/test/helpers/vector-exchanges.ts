@@ -2,6 +2,7 @@
 // client end and the generated server end (test-vectors/README.md, "exchanges").
 import { isDeepStrictEqual } from 'node:util';
 import { JsonRpcResponseError } from '../../src/errors.js';
+import { METHODS } from '../../src/gen/methods.gen.js';
 import { validateProtocolFrame } from '../../src/gen/validators.gen.js';
 import {
   answerWith,
@@ -35,6 +36,14 @@ export interface ExchangeExpectation {
   readonly description: string;
   readonly runtime?: boolean;
   readonly ignoreNotifications?: boolean;
+  /**
+   * The older protocol version the server plays: the reference runtimes run with
+   * `--protocol-version N`, the scripted server end is served through `playingVersion`, and
+   * client messages are checked as such a server reads them (members introduced later unknown).
+   */
+  readonly serverProtocolVersion?: number;
+  /** `DSH_SDK_RUNTIME_CHUNK_DELAY_MS` for the reference runtimes: turns long enough to interrupt. */
+  readonly chunkDelayMs?: number;
 }
 
 interface Group {
@@ -214,7 +223,7 @@ export async function runAgainstServerEnd(
       await notifyFromServer(end, String(frame['method']), frame['params']);
     }
     return answerWith(resolvePattern(mine.message, bindings) as JsonObject);
-  });
+  }, expectation.serverProtocolVersion);
   let written = 0;
   const groups = groupsOf(envelopes);
   for (const [index, group] of groups.entries()) {
@@ -260,6 +269,21 @@ function refuseInvalidParams(wireName: string, params: unknown, id: unknown): st
   ];
 }
 
+/** A client request as a server playing `version` reads it: params members introduced later removed. */
+function asReadBy(frame: JsonObject, version: number | undefined): JsonObject {
+  const params = frame['params'];
+  if (version === undefined || !isJsonObject(params)) return frame;
+  const info = METHODS.find((m) => m.wireName === frame['method']);
+  const newer = Object.entries(info?.paramsMembersSince ?? {}).filter(
+    ([, since]) => since > version,
+  );
+  if (newer.length === 0) return frame;
+  const kept = Object.fromEntries(
+    Object.entries(params).filter(([name]) => !newer.some(([n]) => n === name)),
+  );
+  return { ...frame, params: kept };
+}
+
 /** Ids of the requests an exchange shows refused with `-32602`: their params may break the schema. */
 function refusedIds(envelopes: readonly Envelope[]): Set<string> {
   const ids = new Set<string>();
@@ -275,14 +299,18 @@ function refusedIds(envelopes: readonly Envelope[]): Set<string> {
  * side would send them, is a valid frame (a request answered `-32602` excepted), and that each
  * goes the method's direction.
  */
-export function checkExchangeFrames(envelopes: readonly Envelope[]): string[] {
+export function checkExchangeFrames(
+  envelopes: readonly Envelope[],
+  serverProtocolVersion?: number,
+): string[] {
   const failures: string[] = [];
   const bindings = new Map<string, unknown>();
   const requests = new Map<string, IdlMethod | undefined>();
   const refused = refusedIds(envelopes);
   for (const [index, { from, message }] of envelopes.entries()) {
     const at = `line ${index + 1}`;
-    const frame = resolvePattern(message, bindings) as JsonObject;
+    const resolved = resolvePattern(message, bindings) as JsonObject;
+    const frame = from === 'client' ? asReadBy(resolved, serverProtocolVersion) : resolved;
     const kind = frameKind(frame);
     if (kind === 'request' && refused.has(json(message['id']))) {
       requests.set(idKey(frame['id']), methodByWireName(String(frame['method'])));

@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvModule from 'ajv';
 import type { ErrorObject } from 'ajv';
+import { METHODS } from '../../src/gen/methods.gen.js';
 import type { ValidationError } from '../../src/gen/validators.gen.js';
 import { toViolations } from '../../src/violations.js';
 
@@ -56,7 +57,13 @@ export const SUITES: readonly Suite[] = [
   suite('messages', true, ['description', 'outcome']),
   suite('invalid', true, ['description', 'outcome', 'pointers']),
   suite('open-unions', false, ['description', 'outcome']),
-  suite('exchanges', false, ['description', 'runtime', 'ignoreNotifications']),
+  suite('exchanges', false, [
+    'description',
+    'runtime',
+    'ignoreNotifications',
+    'serverProtocolVersion',
+    'chunkDelayMs',
+  ]),
 ];
 
 function suite(folder: string, isPerMethod: boolean, expectKeys: readonly string[]): Suite {
@@ -143,9 +150,9 @@ interface Idl {
 
 export const IDL = readJson<Idl>(join(REPO_ROOT, 'protocol.idl.json'));
 
-/** `sessionPrompt` → `session-prompt`: the folder of a method's cases. */
-export function kebabCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** The folder of a method's cases (`session-prompt`), as the generator spells it. */
+export function folderOf(method: { readonly name: string }): string | undefined {
+  return METHODS.find((m) => m.name === method.name)?.kebabName;
 }
 
 export function pascalCase(name: string): string {
@@ -153,7 +160,7 @@ export function pascalCase(name: string): string {
 }
 
 export function methodByFolder(folder: string): IdlMethod | undefined {
-  return IDL.methods.find((m) => kebabCase(m.name) === folder);
+  return IDL.methods.find((m) => folderOf(m) === folder);
 }
 
 export function methodByWireName(wireName: string): IdlMethod | undefined {
@@ -197,6 +204,28 @@ ajv.addKeyword({
   type: 'string',
   schemaType: 'string',
   validate: (encoding: string, data: string) => encoding !== 'base64' || isCanonicalBase64(data),
+});
+// `x-not-object-lacks-required` (a value that is not an object also misses each required member)
+// is the protocol's own keyword; told to ajv here as an independent check of the same rule.
+ajv.addKeyword({
+  keyword: 'x-not-object-lacks-required',
+  schemaType: 'boolean',
+  validate: function notObjectLacksRequired(
+    flag: boolean,
+    data: unknown,
+    parent?: { required?: string[] },
+  ): boolean {
+    const isObject = typeof data === 'object' && data !== null && !Array.isArray(data);
+    if (!flag || isObject) return true;
+    (notObjectLacksRequired as { errors?: Partial<ErrorObject>[] }).errors = (
+      parent?.required ?? []
+    ).map((name) => ({
+      keyword: 'required',
+      params: { missingProperty: name },
+      message: `must have required property '${name}'`,
+    }));
+    return false;
+  },
 });
 ajv.addSchema(BUNDLE);
 

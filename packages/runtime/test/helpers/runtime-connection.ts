@@ -28,8 +28,11 @@ export type RuntimeChild = ChildProcessByStdio<Writable, Readable, Readable>;
 const children: RuntimeChild[] = [];
 
 /** Starts the launcher with piped stdio; the child is killed after the test if still alive. */
-export function spawnRuntime(env: Record<string, string> = {}): RuntimeChild {
-  const child = spawn(LAUNCHER, [], {
+export function spawnRuntime(
+  env: Record<string, string> = {},
+  args: readonly string[] = [],
+): RuntimeChild {
+  const child = spawn(LAUNCHER, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -63,8 +66,8 @@ export class RuntimeConnection {
   #stderr = '';
   readonly #waiters: { test: (n: Recorded) => boolean; resolve: (n: Recorded) => void }[] = [];
 
-  constructor(env: Record<string, string> = {}) {
-    this.child = spawnRuntime(env);
+  constructor(env: Record<string, string> = {}, args: readonly string[] = []) {
+    this.child = spawnRuntime(env, args);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text: string) => (this.#stderr += text));
     this.exited = exitOf(this.child);
@@ -94,8 +97,9 @@ export class RuntimeConnection {
   static async initialized(
     route: InitializeParams = ECHO_ROUTE,
     env: Record<string, string> = {},
+    args: readonly string[] = [],
   ): Promise<RuntimeConnection> {
-    const connection = new RuntimeConnection(env);
+    const connection = new RuntimeConnection(env, args);
     await connection.peer.initialize(route);
     return connection;
   }

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from enum import IntEnum
 from typing import Final, Literal
 
-PROTOCOL_VERSION: Final = "0.1.0"
-"""The version of DeepSeek Harness SDK protocol these bindings were generated from."""
+IDL_VERSION: Final = "0.1.0"
+"""The semantic version of the IDL (`meta.version`) these bindings were generated from. Not negotiated: see `LATEST_PROTOCOL_VERSION`."""
+LATEST_PROTOCOL_VERSION: Final = 2
+"""The latest protocol version these bindings speak (`meta.protocolVersion`): what a client asks for in `initialize` by default, and what a runtime answers at most."""
 DEFAULT_MAX_FRAME_BYTES: Final = 67108864
 """Default frame size limit in bytes, counted without the `\\n`."""
 MAX_NESTING_DEPTH: Final = 64
@@ -28,7 +30,7 @@ class ErrorCode(IntEnum):
     """The request is not acceptable: a second `initialize` after a successful one, any request after `shutdown` has been answered, or a request nested deeper than `maxNestingDepth` (answered by the transport before any handler runs, with a message naming the limit)."""
 
     METHOD_NOT_FOUND = -32601
-    """No handler is registered for the request's method."""
+    """No handler is registered for the request's method. A runtime playing version 1 answers it for `session/interrupt` and `session/close`."""
 
     INVALID_PARAMS = -32602
     """The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation."""
@@ -37,7 +39,7 @@ class ErrorCode(IntEnum):
     """A handler threw or rejected, or returned a result that cannot be sent (JSON cannot hold it, or it is nested deeper than `maxNestingDepth`); the error's message is the response's `message`. The transport stays open."""
 
     NOT_INITIALIZED = -32002
-    """A `session/prompt` arrived before a successful `initialize` (the code LSP uses for the same condition)."""
+    """A `session/prompt`, `session/interrupt` or `session/close` arrived before a successful `initialize` (the code LSP uses for the same condition)."""
 
 
 ERROR_MESSAGES: Final[Mapping[ErrorCode, str]] = {
@@ -63,6 +65,7 @@ DiagnosticReason = Literal[
     "invalid-notification-params",
     "notification-handler-failed",
     "nesting-too-deep",
+    "unhandled-notification",
 ]
 """Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised."""
 
@@ -79,5 +82,6 @@ DIAGNOSTIC_REASONS: Final[tuple[DiagnosticReason, ...]] = (
     "invalid-notification-params",
     "notification-handler-failed",
     "nesting-too-deep",
+    "unhandled-notification",
 )
 """Every diagnostic reason, in IDL order."""

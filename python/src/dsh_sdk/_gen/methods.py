@@ -2,6 +2,7 @@
 # DO NOT EDIT. Run `pnpm generate` to regenerate.
 """The methods of the DeepSeek Harness SDK protocol: wire names and metadata."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -10,10 +11,22 @@ class Method:
     """The wire name of every method, by its generated name."""
 
     INITIALIZE: Final = "initialize"
-    """Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed."""
+    """Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version."""
 
     SESSION_PROMPT: Final = "session/prompt"
     """Enqueues a user message on a session and answers with a durable enqueue receipt. An unknown session id creates its session (and agent) lazily. The response and the prompt's `agent/inbox/spliced` event may arrive in either order, so a client subscribes before it prompts; the response is always sent before that prompt's turn ends. Refused with `-32002` before a successful `initialize`."""
+
+    SESSION_INTERRUPT: Final = "session/interrupt"
+    """Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+
+    Since protocol version 2.
+    """
+
+    SESSION_CLOSE: Final = "session/close"
+    """Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+
+    Since protocol version 2.
+    """
 
     SHUTDOWN: Final = "shutdown"
     """Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`."""
@@ -34,6 +47,8 @@ class Method:
 MethodName = Literal[
     "initialize",
     "session/prompt",
+    "session/interrupt",
+    "session/close",
     "shutdown",
     "session.event",
     "session.status",
@@ -48,77 +63,139 @@ class MethodInfo:
     """What the IDL says about one method, available at run time."""
 
     name: str
+    kebab_name: str
+    """The name in kebab case, for file and folder names (the golden vectors')."""
     wire_name: MethodName
     direction: Literal["clientToServer", "serverToClient"]
     kind: Literal["request", "notification"]
     params_type: str | None
     result_type: str | None
     error_codes: tuple[int, ...]
+    since: int
+    """The protocol version that introduced it: peers of earlier versions never see it."""
+    deprecated: str | None
+    """Why it is deprecated and what to use instead, or None."""
+    params_members_since: Mapping[str, int]
+    """Params members introduced after version 1, by wire name, with their version: a peer playing an older version treats them as unknown members."""
 
 
 METHODS: Final[tuple[MethodInfo, ...]] = (
     MethodInfo(
         name="initialize",
+        kebab_name="initialize",
         wire_name="initialize",
         direction="clientToServer",
         kind="request",
         params_type="InitializeParams",
         result_type="InitializeResult",
         error_codes=(-32602, -32600),
+        since=1,
+        deprecated=None,
+        params_members_since={"protocolVersion": 2},
     ),
     MethodInfo(
         name="sessionPrompt",
+        kebab_name="session-prompt",
         wire_name="session/prompt",
         direction="clientToServer",
         kind="request",
         params_type="SessionPromptParams",
         result_type="SessionPromptResult",
         error_codes=(-32602, -32002, -32600),
+        since=1,
+        deprecated=None,
+        params_members_since={},
+    ),
+    MethodInfo(
+        name="sessionInterrupt",
+        kebab_name="session-interrupt",
+        wire_name="session/interrupt",
+        direction="clientToServer",
+        kind="request",
+        params_type="SessionInterruptParams",
+        result_type="SessionInterruptResult",
+        error_codes=(-32602, -32002, -32600),
+        since=2,
+        deprecated=None,
+        params_members_since={},
+    ),
+    MethodInfo(
+        name="sessionClose",
+        kebab_name="session-close",
+        wire_name="session/close",
+        direction="clientToServer",
+        kind="request",
+        params_type="SessionCloseParams",
+        result_type="SessionCloseResult",
+        error_codes=(-32602, -32002, -32600),
+        since=2,
+        deprecated=None,
+        params_members_since={},
     ),
     MethodInfo(
         name="shutdown",
+        kebab_name="shutdown",
         wire_name="shutdown",
         direction="clientToServer",
         kind="request",
         params_type=None,
         result_type="ShutdownResult",
         error_codes=(-32600,),
+        since=1,
+        deprecated=None,
+        params_members_since={},
     ),
     MethodInfo(
         name="sessionEvent",
+        kebab_name="session-event",
         wire_name="session.event",
         direction="serverToClient",
         kind="notification",
         params_type="SessionEventNotification",
         result_type=None,
         error_codes=(),
+        since=1,
+        deprecated=None,
+        params_members_since={},
     ),
     MethodInfo(
         name="sessionStatus",
+        kebab_name="session-status",
         wire_name="session.status",
         direction="serverToClient",
         kind="notification",
         params_type="SessionStatusNotification",
         result_type=None,
         error_codes=(),
+        since=1,
+        deprecated=None,
+        params_members_since={},
     ),
     MethodInfo(
         name="subagentStarted",
+        kebab_name="subagent-started",
         wire_name="subagent.started",
         direction="serverToClient",
         kind="notification",
         params_type="SubagentStartedNotification",
         result_type=None,
         error_codes=(),
+        since=1,
+        deprecated=None,
+        params_members_since={},
     ),
     MethodInfo(
         name="subagentFinished",
+        kebab_name="subagent-finished",
         wire_name="subagent.finished",
         direction="serverToClient",
         kind="notification",
         params_type="SubagentFinishedNotification",
         result_type=None,
         error_codes=(),
+        since=1,
+        deprecated=None,
+        params_members_since={},
     ),
 )
 """Every method of the protocol, in IDL order."""

@@ -151,6 +151,8 @@ class InitializeParams(WireObject):
     """Adapter-owned reasoning effort identifier. Omitted: the model's default applies. An effort the adapter does not support fails the handshake."""
     max_tokens: int | None = None
     """Caps each model output for SDK-created agents and their in-process descendants; a positive safe integer (1 … 2^53−1). Omitted: the adapter's exact-model default applies."""
+    protocol_version: ProtocolVersion | None = None
+    """The protocol version the client asks for, usually the latest it speaks. Absent: the version 1 contract (the result is exactly `{serverInfo}`). `0`, negative, fractional, non-integer and `null` values are `-32602` at `/protocolVersion`; a version above the runtime's latest is not an error: the runtime answers with its own latest. Since protocol version 2."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -174,9 +176,13 @@ class InitializeResponseFrame(WireObject):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class InitializeResult(WireObject):
-    """Result of `initialize`: who answered."""
+    """Result of `initialize`: who answered and, when the client asked for a protocol version, the version both speak and what the runtime serves. Without `protocolVersion` in the params it is exactly `{serverInfo}`."""
 
     server_info: ServerInfo
+    protocol_version: ProtocolVersion | None = None
+    """The negotiated version: `min(requested, latest supported)`. Present exactly when the params held `protocolVersion`; a client that finds it absent speaks version 1. Since protocol version 2."""
+    capabilities: ServerCapabilities | None = None
+    """What the runtime serves beyond version 1. Present exactly when the negotiated version is 2 or more. Since protocol version 2."""
 
 
 JsonRpcVersion: TypeAlias = Literal["2.0"]
@@ -196,6 +202,10 @@ class MessageSource(WireObject):
 
 MessageSourceKind: TypeAlias = str
 """The origin of a user message. Open: the runtime adds kinds (a parent agent, a tool), which pass through unchanged."""
+
+
+ProtocolVersion: TypeAlias = int
+"""A protocol version: a positive safe integer (1 … 2^53−1). Version 1 is the original's contract; each later version only adds."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -236,7 +246,17 @@ class SdkEncodedImageBlock(WireObject):
 
 
 SdkRunStatus: TypeAlias = Literal["ok", "error"]
-"""How a child run ended. Closed."""
+"""How a child run ended. Closed. `ok` only for `stopReason` `completed`; `max-tokens` and every other reason map to `error`, unless the runtime is configured to count `max-tokens` as success (the original's deployment option; the reference runtimes' `--max-tokens-is-success`)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ServerCapabilities(WireObject):
+    """What a runtime serves beyond version 1, as `true` flags. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it."""
+
+    session_interrupt: bool | None = None
+    """The runtime serves `session/interrupt`. Since protocol version 2."""
+    session_close: bool | None = None
+    """The runtime serves `session/close`. Since protocol version 2."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -245,11 +265,46 @@ class ServerInfo(WireObject):
 
     name: ServerName
     version: str
-    """The runtime's own version. Informational: clients do not check it (there is no version negotiation yet)."""
+    """The runtime's own version. Informational: clients do not check it (protocol versions are negotiated with `protocolVersion`)."""
 
 
 ServerName: TypeAlias = Literal["deepseek-harness-sdk-runtime"]
 """The wire-stable name every runtime reports in `serverInfo.name`."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionCloseParams(WireObject):
+    """Parameters of `session/close`: the session to dispose. Params that are absent, `null` or not an object are also reported missing `sessionId`."""
+
+    session_id: SessionId
+    """The session to close, with the child sessions its turns started."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionCloseRequestFrame(WireObject):
+    """A `session/close` request frame."""
+
+    jsonrpc: JsonRpcVersion
+    id: RequestId
+    method: Literal["session/close"]
+    params: SessionCloseParams
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionCloseResponseFrame(WireObject):
+    """A successful response to `session/close`."""
+
+    jsonrpc: JsonRpcVersion
+    id: RequestId
+    result: SessionCloseResult
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionCloseResult(WireObject):
+    """Result of `session/close`: `{found: true}` when the session existed and is now disposed, `{found: false}` when there was none (never created, or already closed)."""
+
+    found: bool
+    """Whether a session with this id existed and was disposed."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -272,6 +327,43 @@ class SessionEventNotificationFrame(WireObject):
 
 SessionId: TypeAlias = str
 """Identifies a session. Non-empty."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionInterruptParams(WireObject):
+    """Parameters of `session/interrupt`: the session whose current activity stops. Params that are absent, `null` or not an object are also reported missing `sessionId`."""
+
+    session_id: SessionId
+    """The session to interrupt: a root session or a child session (`<parent>/child<k>`)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionInterruptRequestFrame(WireObject):
+    """A `session/interrupt` request frame."""
+
+    jsonrpc: JsonRpcVersion
+    id: RequestId
+    method: Literal["session/interrupt"]
+    params: SessionInterruptParams
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionInterruptResponseFrame(WireObject):
+    """A successful response to `session/interrupt`."""
+
+    jsonrpc: JsonRpcVersion
+    id: RequestId
+    result: SessionInterruptResult
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionInterruptResult(WireObject):
+    """Result of `session/interrupt`. Unknown session: `{found: false, wasRunning: false}`; a known session with no turn in progress: `{found: true, wasRunning: false}` (nothing is stopped, nothing is written)."""
+
+    found: bool
+    """Whether the runtime holds a session with this id (a closed session is not held)."""
+    was_running: bool
+    """Whether a turn was in progress, and so has been stopped."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -445,6 +537,10 @@ ProtocolFrame: TypeAlias = (
     | InitializeResponseFrame
     | SessionPromptRequestFrame
     | SessionPromptResponseFrame
+    | SessionInterruptRequestFrame
+    | SessionInterruptResponseFrame
+    | SessionCloseRequestFrame
+    | SessionCloseResponseFrame
     | ShutdownRequestFrame
     | ShutdownResponseFrame
     | SessionEventNotificationFrame

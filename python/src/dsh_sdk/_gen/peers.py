@@ -5,13 +5,17 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from dsh_sdk._gen.methods import Method
 from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
+    SessionCloseParams,
+    SessionCloseResult,
     SessionEventNotification,
+    SessionInterruptParams,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
     SessionStatusNotification,
@@ -22,7 +26,11 @@ from dsh_sdk._gen.models import (
 from dsh_sdk._gen.validators import (
     validate_initialize_params,
     validate_initialize_result,
+    validate_session_close_params,
+    validate_session_close_result,
     validate_session_event_notification,
+    validate_session_interrupt_params,
+    validate_session_interrupt_result,
     validate_session_prompt_params,
     validate_session_prompt_result,
     validate_session_status_notification,
@@ -48,9 +56,20 @@ from dsh_sdk.peer_support import (
 __all__ = [
     "HarnessSdkClientPeer",
     "HarnessSdkRequestHandlers",
+    "HarnessSdkNotificationParams",
+    "HarnessSdkNotifier",
     "HarnessSdkServerPeer",
     "serve_harness_sdk",
 ]
+
+
+HarnessSdkNotificationParams: TypeAlias = (
+    SessionEventNotification
+    | SessionStatusNotification
+    | SubagentStartedNotification
+    | SubagentFinishedNotification
+)
+"""The params of any server → client notification, decoded."""
 
 
 class HarnessSdkClientPeer:
@@ -105,7 +124,7 @@ class HarnessSdkClientPeer:
         *,
         timeout: float | None = None,
     ) -> InitializeResult:
-        """Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed."""
+        """Sends `initialize`. Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version."""
         result = await self._transport.request(Method.INITIALIZE, encode(params), timeout=timeout)
         if self._validate:
             require_valid_result(validate_initialize_result, Method.INITIALIZE, result)
@@ -126,6 +145,48 @@ class HarnessSdkClientPeer:
         if self._validate:
             require_valid_result(validate_session_prompt_result, Method.SESSION_PROMPT, result)
         return decode_result(SessionPromptResult, Method.SESSION_PROMPT, result)
+
+    async def session_interrupt(
+        self,
+        params: SessionInterruptParams,
+        *,
+        timeout: float | None = None,
+    ) -> SessionInterruptResult:
+        """Sends `session/interrupt`. Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+
+        Since protocol version 2.
+        """
+        result = await self._transport.request(
+            Method.SESSION_INTERRUPT,
+            encode(params),
+            timeout=timeout,
+        )
+        if self._validate:
+            require_valid_result(
+                validate_session_interrupt_result,
+                Method.SESSION_INTERRUPT,
+                result,
+            )
+        return decode_result(SessionInterruptResult, Method.SESSION_INTERRUPT, result)
+
+    async def session_close(
+        self,
+        params: SessionCloseParams,
+        *,
+        timeout: float | None = None,
+    ) -> SessionCloseResult:
+        """Sends `session/close`. Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+
+        Since protocol version 2.
+        """
+        result = await self._transport.request(
+            Method.SESSION_CLOSE,
+            encode(params),
+            timeout=timeout,
+        )
+        if self._validate:
+            require_valid_result(validate_session_close_result, Method.SESSION_CLOSE, result)
+        return decode_result(SessionCloseResult, Method.SESSION_CLOSE, result)
 
     async def shutdown(self, *, timeout: float | None = None) -> ShutdownResult:
         """Sends `shutdown`. Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`."""
@@ -178,6 +239,30 @@ class HarnessSdkClientPeer:
         """
         return self._subagent_finished.subscribe(handler)
 
+    def on_any_notification(
+        self,
+        handler: Callable[[str, HarnessSdkNotificationParams], Awaitable[None] | None],
+    ) -> Callable[[], None]:
+        """Subscribes to every server → client notification: `handler` gets its wire method and its
+        checked, decoded params, in wire order. Returns the function that unsubscribes from all of them.
+        """
+        unsubscribes = [
+            self._session_event.subscribe(lambda params: handler(Method.SESSION_EVENT, params)),
+            self._session_status.subscribe(lambda params: handler(Method.SESSION_STATUS, params)),
+            self._subagent_started.subscribe(
+                lambda params: handler(Method.SUBAGENT_STARTED, params),
+            ),
+            self._subagent_finished.subscribe(
+                lambda params: handler(Method.SUBAGENT_FINISHED, params),
+            ),
+        ]
+
+        def unsubscribe() -> None:
+            for each in unsubscribes:
+                each()
+
+        return unsubscribe
+
 
 class HarnessSdkRequestHandlers(Protocol):
     """What a server implements: one coroutine per client → server request. Params arrive checked against the
@@ -189,7 +274,7 @@ class HarnessSdkRequestHandlers(Protocol):
         params: InitializeParams,
         context: RequestContext,
     ) -> InitializeResult:
-        """Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed."""
+        """Performs the handshake and resolves the exact model route. A client sends it once per runtime process, before any `session/prompt`. A missing adapter, an unknown model or an unsupported effort fails the handshake with `-32602` naming the offending field (this project's decision: the route is part of the params) instead of falling back to defaults. A second `initialize` after a successful one is refused with `-32600`; retrying after a failed one is allowed. Version negotiation (protocol version 2): a client that sends `protocolVersion` gets back the version both will speak, `min(requested, latest supported)`, and, when that is 2 or more, the runtime's `capabilities`; a client that sends none gets exactly `{serverInfo}`, the version 1 contract. A runtime playing version 1 treats `protocolVersion` as an unknown member: ignored, even when it is not a valid version."""
         ...
 
     async def session_prompt(
@@ -200,39 +285,73 @@ class HarnessSdkRequestHandlers(Protocol):
         """Enqueues a user message on a session and answers with a durable enqueue receipt. An unknown session id creates its session (and agent) lazily. The response and the prompt's `agent/inbox/spliced` event may arrive in either order, so a client subscribes before it prompts; the response is always sent before that prompt's turn ends. Refused with `-32002` before a successful `initialize`."""
         ...
 
+    async def session_interrupt(
+        self,
+        params: SessionInterruptParams,
+        context: RequestContext,
+    ) -> SessionInterruptResult:
+        """Stops the session's current activity only: the turn in progress (from the moment it is taken from the session's queue) is cut short, and the prompts queued behind it stay queued and then run. The interrupted turn ends in order: the child agents it started are stopped first (each child's own turn ends with `reason.kind` `aborted`, then `subagent.finished` with `stopReason` `aborted` and `status` `error`, and `lastAssistantMessage` holding the child's text so far, if any), then an open step is closed with `step/end` and the turn ends with `turn/end` `reason.kind` `aborted`. Its reply was cut, so no `assistant/message` is written for it, and the parent of a stopped child writes no `tool/result` for the delegation; nothing of the turn follows its `turn/end`. A turn interrupted before it streamed anything still writes its opening frames (`session.status` `running`, the `agent/inbox/spliced` receipt, `turn/start`, `user/message`), so its prompt's receipt is never lost. The runtime stops streaming before it answers: once the answer is written, no `assistant/chunk` of the interrupted turn follows, and its `turn/end` follows within 2 s. `session.status` `idle` follows only when nothing is queued; otherwise the next queued turn starts at once and the status stays `running` (no second `running` is sent). Interrupting a child session stops the child's turn only: its parent receives `subagent.finished` `aborted` and goes on with the child's text so far. Requests are handled in arrival order: an interrupt sent after a prompt acts once that prompt has been admitted. Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused with `-32602` naming `/sessionId`; before a successful `initialize` with `-32002`; after `shutdown` was answered with `-32600`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionInterrupt` was reported.
+
+        Since protocol version 2.
+        """
+        ...
+
+    async def session_close(
+        self,
+        params: SessionCloseParams,
+        context: RequestContext,
+    ) -> SessionCloseResult:
+        """Stops the session's current work as `session/interrupt` does, drops its queued prompts and disposes the session, with the child sessions its turns started; the runtime and every other session keep running. The runtime answers once the session is disposed: the interrupted turn's closing frames (`turn/end` `aborted`, then `session.status` `idle`) precede the answer, and nothing of the closed session follows it, so the no-chunk-after-the-answer rule holds. Idempotent: closing an unknown or already closed session answers `{found: false}`. A later `session/prompt` with the same id starts a new session, whose `seq`, message ids (`<sessionId>/m1`, …), turns and child numbers start again from the beginning. Requests are handled in arrival order: a close sent right after a prompt stops that prompt's turn. Params, `-32602`, `-32002` and `-32600` as for `session/interrupt`. A runtime serves it whatever version was negotiated; a client calls it only when `capabilities.sessionClose` was reported.
+
+        Since protocol version 2.
+        """
+        ...
+
     async def shutdown(self, context: RequestContext) -> ShutdownResult:
         """Asks the runtime to flush its state and exit. Params may be absent, `{}` or `null`. After answering, the runtime flushes, exits 0 on its own and does not wait for stdin to close; requests that still arrive are refused with `-32600`."""
         ...
 
 
-class HarnessSdkServerPeer:
+class HarnessSdkNotifier:
+    """A typed notify coroutine per server → client notification, over any `send` (which gets the wire
+    method and the encoded params): the server peer sends through its transport; a runtime can put a gate
+    in between.
+    """
+
+    __slots__ = ("_send",)
+
+    def __init__(self, send: Callable[[str, Any], Awaitable[None]]) -> None:
+        self._send = send
+
+    async def notify_session_event(self, params: SessionEventNotification) -> None:
+        """Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals."""
+        await self._send(Method.SESSION_EVENT, encode(params))
+
+    async def notify_session_status(self, params: SessionStatusNotification) -> None:
+        """Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status."""
+        await self._send(Method.SESSION_STATUS, encode(params))
+
+    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None:
+        """Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id."""
+        await self._send(Method.SUBAGENT_STARTED, encode(params))
+
+    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None:
+        """Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends."""
+        await self._send(Method.SUBAGENT_FINISHED, encode(params))
+
+
+class HarnessSdkServerPeer(HarnessSdkNotifier):
     """The server end's outbound surface: a typed notify coroutine per server → client notification."""
 
-    __slots__ = ("_dispose", "_transport")
+    __slots__ = ("_dispose",)
 
     def __init__(self, transport: PeerTransport, dispose: Callable[[], None]) -> None:
-        self._transport = transport
+        super().__init__(transport.notify)
         self._dispose = dispose
 
     def dispose(self) -> None:
         """Unregisters the request handlers."""
         self._dispose()
-
-    async def notify_session_event(self, params: SessionEventNotification) -> None:
-        """Sends `session.event`. One entry of a session's durable log, for every session in the runtime, unfiltered. A client filters the session tree it owns: its roots plus the children that `subagent.started` reveals."""
-        await self._transport.notify(Method.SESSION_EVENT, encode(params))
-
-    async def notify_session_status(self, params: SessionStatusNotification) -> None:
-        """Sends `session.status`. A whole-agent `running`/`idle` transition. A run ends on its root session's `idle`; child sessions may report their own status."""
-        await self._transport.notify(Method.SESSION_STATUS, encode(params))
-
-    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None:
-        """Sends `subagent.started`. A session started a child agent. The child's events follow under its own session id."""
-        await self._transport.notify(Method.SUBAGENT_STARTED, encode(params))
-
-    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None:
-        """Sends `subagent.finished`. An in-process child agent finished. Sent before the parent's turn ends."""
-        await self._transport.notify(Method.SUBAGENT_FINISHED, encode(params))
 
 
 def serve_harness_sdk(
@@ -256,6 +375,18 @@ def serve_harness_sdk(
             require_valid_params(validate_session_prompt_params, params)
         return answer(handlers.session_prompt(decode_params(SessionPromptParams, params), context))
 
+    def on_session_interrupt(params: Any, context: RequestContext) -> Awaitable[dict[str, Any]]:
+        if validate:
+            require_valid_params(validate_session_interrupt_params, params)
+        return answer(
+            handlers.session_interrupt(decode_params(SessionInterruptParams, params), context),
+        )
+
+    def on_session_close(params: Any, context: RequestContext) -> Awaitable[dict[str, Any]]:
+        if validate:
+            require_valid_params(validate_session_close_params, params)
+        return answer(handlers.session_close(decode_params(SessionCloseParams, params), context))
+
     def on_shutdown(params: Any, context: RequestContext) -> Awaitable[dict[str, Any]]:
         # A method without params accepts them absent; present, they must be an object or null.
         if validate and params is not ABSENT:
@@ -265,6 +396,8 @@ def serve_harness_sdk(
     routes: dict[str, RequestHandler] = {
         Method.INITIALIZE: on_initialize,
         Method.SESSION_PROMPT: on_session_prompt,
+        Method.SESSION_INTERRUPT: on_session_interrupt,
+        Method.SESSION_CLOSE: on_session_close,
         Method.SHUTDOWN: on_shutdown,
     }
     return HarnessSdkServerPeer(transport, register_request_handlers(transport, routes))

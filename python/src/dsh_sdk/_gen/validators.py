@@ -23,20 +23,26 @@ from dsh_sdk.validation_runtime import (
     unknown_members,
 )
 
-_STRINGS_0: Final = frozenset(("cwd", "provider", "model", "reasoningEffort", "maxTokens"))
+_STRINGS_0: Final = frozenset(
+    ("cwd", "provider", "model", "reasoningEffort", "maxTokens", "protocolVersion"),
+)
 _RANGE_1: Final = (-9007199254740991, 9007199254740991)
 _STRINGS_2: Final = frozenset[str]()
-_STRINGS_3: Final = frozenset(("serverInfo",))
+_STRINGS_3: Final = frozenset(("serverInfo", "protocolVersion", "capabilities"))
 _STRINGS_4: Final = frozenset(("name", "version"))
-_STRINGS_5: Final = frozenset(("sessionId", "contentBlocks"))
-_STRINGS_6: Final = frozenset(("type", "data", "mimeType", "attachment"))
-_STRINGS_7: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
-_STRINGS_8: Final = frozenset(("messageId",))
-_STRINGS_9: Final = frozenset(("sessionId", "event"))
-_STRINGS_10: Final = frozenset(("sessionId", "status"))
-_STRINGS_11: Final = frozenset(("running", "idle"))
-_STRINGS_12: Final = frozenset(("parentSessionId", "childSessionId"))
-_STRINGS_13: Final = frozenset(
+_STRINGS_5: Final = frozenset(("sessionInterrupt", "sessionClose"))
+_STRINGS_6: Final = frozenset(("sessionId", "contentBlocks"))
+_STRINGS_7: Final = frozenset(("type", "data", "mimeType", "attachment"))
+_STRINGS_8: Final = frozenset(("image/png", "image/jpeg", "image/webp", "image/gif"))
+_STRINGS_9: Final = frozenset(("messageId",))
+_STRINGS_10: Final = frozenset(("sessionId",))
+_STRINGS_11: Final = frozenset(("found", "wasRunning"))
+_STRINGS_12: Final = frozenset(("found",))
+_STRINGS_13: Final = frozenset(("sessionId", "event"))
+_STRINGS_14: Final = frozenset(("sessionId", "status"))
+_STRINGS_15: Final = frozenset(("running", "idle"))
+_STRINGS_16: Final = frozenset(("parentSessionId", "childSessionId"))
+_STRINGS_17: Final = frozenset(
     (
         "provider",
         "agentId",
@@ -47,21 +53,21 @@ _STRINGS_13: Final = frozenset(
         "lastAssistantMessage",
     ),
 )
-_STRINGS_14: Final = frozenset(("ok", "error"))
-_STRINGS_15: Final = frozenset(("type", "seq", "time", "data"))
-_STRINGS_16: Final = frozenset(("target", "start", "removedCount", "inserted"))
-_STRINGS_17: Final = frozenset(("next-turn", "next-step"))
-_STRINGS_18: Final = frozenset(("turn",))
-_STRINGS_19: Final = frozenset(("turn", "step"))
-_STRINGS_20: Final = frozenset(("turn", "reason"))
-_STRINGS_21: Final = frozenset(("kind",))
-_STRINGS_22: Final = frozenset(("id", "role", "content", "source"))
-_STRINGS_23: Final = frozenset(("turn", "step", "delta"))
-_STRINGS_24: Final = frozenset(("message", "usage"))
-_STRINGS_25: Final = frozenset(("id", "role", "content"))
-_STRINGS_26: Final = frozenset(("turn", "step", "id", "name", "arguments"))
-_STRINGS_27: Final = frozenset(("toolCallId", "content", "isError"))
-_STRINGS_28: Final = frozenset(
+_STRINGS_18: Final = frozenset(("ok", "error"))
+_STRINGS_19: Final = frozenset(("type", "seq", "time", "data"))
+_STRINGS_20: Final = frozenset(("target", "start", "removedCount", "inserted"))
+_STRINGS_21: Final = frozenset(("next-turn", "next-step"))
+_STRINGS_22: Final = frozenset(("turn",))
+_STRINGS_23: Final = frozenset(("turn", "step"))
+_STRINGS_24: Final = frozenset(("turn", "reason"))
+_STRINGS_25: Final = frozenset(("kind",))
+_STRINGS_26: Final = frozenset(("id", "role", "content", "source"))
+_STRINGS_27: Final = frozenset(("turn", "step", "delta"))
+_STRINGS_28: Final = frozenset(("message", "usage"))
+_STRINGS_29: Final = frozenset(("id", "role", "content"))
+_STRINGS_30: Final = frozenset(("turn", "step", "id", "name", "arguments"))
+_STRINGS_31: Final = frozenset(("toolCallId", "content", "isError"))
+_STRINGS_32: Final = frozenset(
     (
         "agent/inbox/spliced",
         "turn/start",
@@ -75,19 +81,19 @@ _STRINGS_28: Final = frozenset(
         "tool/result",
     ),
 )
-_STRINGS_29: Final = frozenset(("type", "text"))
-_STRINGS_30: Final = frozenset(("type", "attachment", "data"))
-_STRINGS_31: Final = frozenset(("attachmentId", "mediaType"))
-_STRINGS_32: Final = frozenset(("type", "id", "name", "arguments"))
-_STRINGS_33: Final = frozenset(("type", "toolCallId", "content", "isError"))
-_STRINGS_34: Final = frozenset(("type",))
-_STRINGS_35: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
-_STRINGS_36: Final = frozenset(("pointer", "message"))
-_STRINGS_37: Final = frozenset(("code", "message", "data"))
-_STRINGS_38: Final = frozenset(("jsonrpc", "id", "error"))
-_STRINGS_39: Final = frozenset(("jsonrpc", "id", "method", "params"))
-_STRINGS_40: Final = frozenset(("jsonrpc", "id", "result"))
-_STRINGS_41: Final = frozenset(("jsonrpc", "method", "params"))
+_STRINGS_33: Final = frozenset(("type", "text"))
+_STRINGS_34: Final = frozenset(("type", "attachment", "data"))
+_STRINGS_35: Final = frozenset(("attachmentId", "mediaType"))
+_STRINGS_36: Final = frozenset(("type", "id", "name", "arguments"))
+_STRINGS_37: Final = frozenset(("type", "toolCallId", "content", "isError"))
+_STRINGS_38: Final = frozenset(("type",))
+_STRINGS_39: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
+_STRINGS_40: Final = frozenset(("pointer", "message"))
+_STRINGS_41: Final = frozenset(("code", "message", "data"))
+_STRINGS_42: Final = frozenset(("jsonrpc", "id", "error"))
+_STRINGS_43: Final = frozenset(("jsonrpc", "id", "method", "params"))
+_STRINGS_44: Final = frozenset(("jsonrpc", "id", "result"))
+_STRINGS_45: Final = frozenset(("jsonrpc", "method", "params"))
 
 
 def validate_initialize_params(value: object) -> list[Violation]:
@@ -108,6 +114,26 @@ def validate_session_prompt_params(value: object) -> list[Violation]:
 def validate_session_prompt_result(value: object) -> list[Violation]:
     """Checks a value of `SessionPromptResult`; returns every violation, none when it is valid."""
     return run(_check_session_prompt_result, value)
+
+
+def validate_session_interrupt_params(value: object) -> list[Violation]:
+    """Checks a value of `SessionInterruptParams`; returns every violation, none when it is valid."""
+    return run(_check_session_interrupt_params, value)
+
+
+def validate_session_interrupt_result(value: object) -> list[Violation]:
+    """Checks a value of `SessionInterruptResult`; returns every violation, none when it is valid."""
+    return run(_check_session_interrupt_result, value)
+
+
+def validate_session_close_params(value: object) -> list[Violation]:
+    """Checks a value of `SessionCloseParams`; returns every violation, none when it is valid."""
+    return run(_check_session_close_params, value)
+
+
+def validate_session_close_result(value: object) -> list[Violation]:
+    """Checks a value of `SessionCloseResult`; returns every violation, none when it is valid."""
+    return run(_check_session_close_result, value)
 
 
 def validate_shutdown_params(value: object) -> list[Violation]:
@@ -199,6 +225,9 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
                     out.append((p + "/maxTokens", "must be <= 9007199254740991"))
                 if x12 < 1 or x12 != x12:
                     out.append((p + "/maxTokens", "must be >= 1"))
+        x13 = v.get("protocolVersion", ABSENT)
+        if x13 is not ABSENT:
+            _check_protocol_version(x13, p + "/protocolVersion", out)
     else:
         out.append((p, "must be object"))
 
@@ -228,6 +257,12 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
         x8 = v.get("serverInfo", ABSENT)
         if x8 is not ABSENT:
             _check_server_info(x8, p + "/serverInfo", out)
+        x9 = v.get("protocolVersion", ABSENT)
+        if x9 is not ABSENT:
+            _check_protocol_version(x9, p + "/protocolVersion", out)
+        x10 = v.get("capabilities", ABSENT)
+        if x10 is not ABSENT:
+            _check_server_capabilities(x10, p + "/capabilities", out)
     else:
         out.append((p, "must be object"))
 
@@ -274,14 +309,46 @@ def _check_server_name(v: Any, p: str, out: Out) -> None:
         out.append((p, "must be equal to constant"))
 
 
+def _check_server_capabilities(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if not _STRINGS_5.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_5):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionInterrupt", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, bool):
+                out.append((p + "/sessionInterrupt", "must be boolean"))
+        x9 = v.get("sessionClose", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, bool):
+                out.append((p + "/sessionClose", "must be boolean"))
+    else:
+        out.append((p, "must be object"))
+
+
 def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "sessionId" not in v:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "contentBlocks" not in v:
             out.append((p + "/contentBlocks", "must have required property 'contentBlocks'"))
-        if not _STRINGS_5.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_5):
+        if not _STRINGS_6.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_6):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -348,8 +415,8 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/data", "must have required property 'data'"))
         if "mimeType" not in v:
             out.append((p + "/mimeType", "must have required property 'mimeType'"))
-        if not _STRINGS_6.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_6):
+        if not _STRINGS_7.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_7):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -391,7 +458,7 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
 def _check_image_mime_type(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_7):
+    if not (isinstance(v, str) and v in _STRINGS_8):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -399,8 +466,8 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "messageId" not in v:
             out.append((p + "/messageId", "must have required property 'messageId'"))
-        if not _STRINGS_8.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_8):
+        if not _STRINGS_9.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_9):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -420,6 +487,132 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
         x8 = v.get("messageId", ABSENT)
         if x8 is not ABSENT:
             _check_message_id(x8, p + "/messageId", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_params(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        if not _STRINGS_10.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_10):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/sessionId", out)
+    else:
+        out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_result(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "found" not in v:
+            out.append((p + "/found", "must have required property 'found'"))
+        if "wasRunning" not in v:
+            out.append((p + "/wasRunning", "must have required property 'wasRunning'"))
+        if not _STRINGS_11.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_11):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("found", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, bool):
+                out.append((p + "/found", "must be boolean"))
+        x9 = v.get("wasRunning", ABSENT)
+        if x9 is not ABSENT:
+            if not isinstance(x9, bool):
+                out.append((p + "/wasRunning", "must be boolean"))
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_params(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        if not _STRINGS_10.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_10):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("sessionId", ABSENT)
+        if x8 is not ABSENT:
+            _check_session_id(x8, p + "/sessionId", out)
+    else:
+        out.append((p + "/sessionId", "must have required property 'sessionId'"))
+        out.append((p, "must be object"))
+
+
+def _check_session_close_result(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "found" not in v:
+            out.append((p + "/found", "must have required property 'found'"))
+        if not _STRINGS_12.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_12):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("found", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, bool):
+                out.append((p + "/found", "must be boolean"))
     else:
         out.append((p, "must be object"))
 
@@ -454,8 +647,8 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "event" not in v:
             out.append((p + "/event", "must have required property 'event'"))
-        if not _STRINGS_9.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_9):
+        if not _STRINGS_13.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_13):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -488,8 +681,8 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/sessionId", "must have required property 'sessionId'"))
         if "status" not in v:
             out.append((p + "/status", "must have required property 'status'"))
-        if not _STRINGS_10.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_10):
+        if not _STRINGS_14.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_14):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -519,7 +712,7 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
 def _check_session_status(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_11):
+    if not (isinstance(v, str) and v in _STRINGS_15):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -529,8 +722,8 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/parentSessionId", "must have required property 'parentSessionId'"))
         if "childSessionId" not in v:
             out.append((p + "/childSessionId", "must have required property 'childSessionId'"))
-        if not _STRINGS_12.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_12):
+        if not _STRINGS_16.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_16):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -571,8 +764,8 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
             out.append((p + "/status", "must have required property 'status'"))
         if "stopReason" not in v:
             out.append((p + "/stopReason", "must have required property 'stopReason'"))
-        if not _STRINGS_13.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_13):
+        if not _STRINGS_17.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_17):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -623,8 +816,18 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
 def _check_sdk_run_status(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_14):
+    if not (isinstance(v, str) and v in _STRINGS_18):
         out.append((p, "must be equal to one of the allowed values"))
+
+
+def _check_protocol_version(v: Any, p: str, out: Out) -> None:
+    if not is_integer(v):
+        out.append((p, "must be integer"))
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            out.append((p, "must be <= 9007199254740991"))
+        if v < 1 or v != v:
+            out.append((p, "must be >= 1"))
 
 
 def _check_session_id(v: Any, p: str, out: Out) -> None:
@@ -707,8 +910,8 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -752,8 +955,8 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
             out.append((p + "/start", "must have required property 'start'"))
         if "inserted" not in v:
             out.append((p + "/inserted", "must have required property 'inserted'"))
-        if not _STRINGS_16.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_16):
+        if not _STRINGS_20.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_20):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -793,7 +996,7 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
 def _check_inbox_target(v: Any, p: str, out: Out) -> None:
     if not isinstance(v, str):
         out.append((p, "must be string"))
-    if not (isinstance(v, str) and v in _STRINGS_17):
+    if not (isinstance(v, str) and v in _STRINGS_21):
         out.append((p, "must be equal to one of the allowed values"))
 
 
@@ -807,8 +1010,8 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -848,8 +1051,8 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "turn" not in v:
             out.append((p + "/turn", "must have required property 'turn'"))
-        if not _STRINGS_18.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_18):
+        if not _STRINGS_22.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_22):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -883,8 +1086,8 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -930,8 +1133,8 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -973,8 +1176,8 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "step" not in v:
             out.append((p + "/step", "must have required property 'step'"))
-        if not _STRINGS_19.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_19):
+        if not _STRINGS_23.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_23):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1011,8 +1214,8 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1054,8 +1257,8 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
             out.append((p + "/turn", "must have required property 'turn'"))
         if "reason" not in v:
             out.append((p + "/reason", "must have required property 'reason'"))
-        if not _STRINGS_20.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_20):
+        if not _STRINGS_24.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_24):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1086,8 +1289,8 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        if not _STRINGS_21.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_21):
+        if not _STRINGS_25.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_25):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1126,8 +1329,8 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1173,8 +1376,8 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "source" not in v:
             out.append((p + "/source", "must have required property 'source'"))
-        if not _STRINGS_22.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_22):
+        if not _STRINGS_26.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_26):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1218,8 +1421,8 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        if not _STRINGS_21.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_21):
+        if not _STRINGS_25.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_25):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1258,8 +1461,8 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1303,8 +1506,8 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if "delta" not in v:
             out.append((p + "/delta", "must have required property 'delta'"))
-        if not _STRINGS_23.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_23):
+        if not _STRINGS_27.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_27):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1344,8 +1547,8 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1385,8 +1588,8 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_24.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_24):
+        if not _STRINGS_28.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_28):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1421,8 +1624,8 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/role", "must have required property 'role'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_25.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_25):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_29):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1493,8 +1696,8 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1542,8 +1745,8 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_26.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_26):
+        if not _STRINGS_30.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_30):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1592,8 +1795,8 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1637,8 +1840,8 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "isError" not in v:
             out.append((p + "/isError", "must have required property 'isError'"))
-        if not _STRINGS_27.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_27):
+        if not _STRINGS_31.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_31):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1684,8 +1887,8 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
             out.append((p + "/time", "must have required property 'time'"))
         if "data" not in v:
             out.append((p + "/data", "must have required property 'data'"))
-        if not _STRINGS_15.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_15):
+        if not _STRINGS_19.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_19):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1776,8 +1979,8 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_29.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_29):
+        if not _STRINGS_33.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_33):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1814,8 +2017,8 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_29.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_29):
+        if not _STRINGS_33.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_33):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1852,8 +2055,8 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "attachment" not in v:
             out.append((p + "/attachment", "must have required property 'attachment'"))
-        if not _STRINGS_30.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_30):
+        if not _STRINGS_34.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_34):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1891,8 +2094,8 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
             out.append((p + "/attachmentId", "must have required property 'attachmentId'"))
         if "mediaType" not in v:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
-        if not _STRINGS_31.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_31):
+        if not _STRINGS_35.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_35):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1934,8 +2137,8 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_32.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_32):
+        if not _STRINGS_36.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_36):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1982,8 +2185,8 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_33.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_33):
+        if not _STRINGS_37.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_37):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2029,8 +2232,8 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        if not _STRINGS_34.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_34):
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2076,8 +2279,8 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
             out.append((p + "/pointer", "must have required property 'pointer'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_36.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_36):
+        if not _STRINGS_40.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_40):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2129,8 +2332,8 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
             out.append((p + "/code", "must have required property 'code'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_37.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_37):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2175,8 +2378,8 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "error" not in v:
             out.append((p + "/error", "must have required property 'error'"))
-        if not _STRINGS_38.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_38):
+        if not _STRINGS_42.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_42):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2216,8 +2419,8 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2261,8 +2464,8 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2302,8 +2505,8 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2347,8 +2550,8 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2378,6 +2581,178 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
         out.append((p, "must be object"))
 
 
+def _check_session_interrupt_request_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "method" not in v:
+            out.append((p + "/method", "must have required property 'method'"))
+        if "params" not in v:
+            out.append((p + "/params", "must have required property 'params'"))
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("method", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
+                out.append((p + "/method", "must be string"))
+            if x10 != "session/interrupt":
+                out.append((p + "/method", "must be equal to constant"))
+        x11 = v.get("params", ABSENT)
+        if x11 is not ABSENT:
+            _check_session_interrupt_params(x11, p + "/params", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_interrupt_response_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "result" not in v:
+            out.append((p + "/result", "must have required property 'result'"))
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("result", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_interrupt_result(x10, p + "/result", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_request_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "method" not in v:
+            out.append((p + "/method", "must have required property 'method'"))
+        if "params" not in v:
+            out.append((p + "/params", "must have required property 'params'"))
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("method", ABSENT)
+        if x10 is not ABSENT:
+            if not isinstance(x10, str):
+                out.append((p + "/method", "must be string"))
+            if x10 != "session/close":
+                out.append((p + "/method", "must be equal to constant"))
+        x11 = v.get("params", ABSENT)
+        if x11 is not ABSENT:
+            _check_session_close_params(x11, p + "/params", out)
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_session_close_response_frame(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "jsonrpc" not in v:
+            out.append((p + "/jsonrpc", "must have required property 'jsonrpc'"))
+        if "id" not in v:
+            out.append((p + "/id", "must have required property 'id'"))
+        if "result" not in v:
+            out.append((p + "/result", "must have required property 'result'"))
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("jsonrpc", ABSENT)
+        if x8 is not ABSENT:
+            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+        x9 = v.get("id", ABSENT)
+        if x9 is not ABSENT:
+            _check_request_id(x9, p + "/id", out)
+        x10 = v.get("result", ABSENT)
+        if x10 is not ABSENT:
+            _check_session_close_result(x10, p + "/result", out)
+    else:
+        out.append((p, "must be object"))
+
+
 def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "jsonrpc" not in v:
@@ -2386,8 +2761,8 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "method" not in v:
             out.append((p + "/method", "must have required property 'method'"))
-        if not _STRINGS_39.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_39):
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2456,8 +2831,8 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2495,8 +2870,8 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_41.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_41):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2537,8 +2912,8 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_41.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_41):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2579,8 +2954,8 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_41.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_41):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2621,8 +2996,8 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_41.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_41):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2721,6 +3096,10 @@ def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
             _check_initialize_response_frame,
             _check_session_prompt_request_frame,
             _check_session_prompt_response_frame,
+            _check_session_interrupt_request_frame,
+            _check_session_interrupt_response_frame,
+            _check_session_close_request_frame,
+            _check_session_close_response_frame,
             _check_shutdown_request_frame,
             _check_shutdown_response_frame,
             _check_session_event_notification_frame,
@@ -2910,18 +3289,20 @@ def _matches_15(v: Any) -> bool:
 
 
 def _check_16(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_28):
+    if not (isinstance(v, str) and v in _STRINGS_32):
         out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_17(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_35):
+    if not (isinstance(v, str) and v in _STRINGS_39):
         out.append((p, "must be equal to one of the allowed values"))
 
 
 PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {
     "initialize": validate_initialize_params,
     "session/prompt": validate_session_prompt_params,
+    "session/interrupt": validate_session_interrupt_params,
+    "session/close": validate_session_close_params,
     "shutdown": validate_shutdown_params,
     "session.event": validate_session_event_notification,
     "session.status": validate_session_status_notification,
@@ -2933,6 +3314,8 @@ PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {
 RESULT_VALIDATORS: Final[Mapping[str, Validator]] = {
     "initialize": validate_initialize_result,
     "session/prompt": validate_session_prompt_result,
+    "session/interrupt": validate_session_interrupt_result,
+    "session/close": validate_session_close_result,
     "shutdown": validate_shutdown_result,
 }
 """The result validator of every request, by wire method name."""

@@ -29,17 +29,29 @@ CLASSES: Final[Mapping[str, ClassInfo]] = {
             FieldInfo("model", "model", SCALAR, required=True),
             FieldInfo("reasoning_effort", "reasoningEffort", SCALAR),
             FieldInfo("max_tokens", "maxTokens", SCALAR),
+            FieldInfo("protocol_version", "protocolVersion", SCALAR),
         ),
     ),
     "InitializeResult": ClassInfo(
         m.InitializeResult,
-        (FieldInfo("server_info", "serverInfo", ObjectOf("ServerInfo"), required=True),),
+        (
+            FieldInfo("server_info", "serverInfo", ObjectOf("ServerInfo"), required=True),
+            FieldInfo("protocol_version", "protocolVersion", SCALAR),
+            FieldInfo("capabilities", "capabilities", ObjectOf("ServerCapabilities")),
+        ),
     ),
     "ServerInfo": ClassInfo(
         m.ServerInfo,
         (
             FieldInfo("name", "name", SCALAR, required=True),
             FieldInfo("version", "version", SCALAR, required=True),
+        ),
+    ),
+    "ServerCapabilities": ClassInfo(
+        m.ServerCapabilities,
+        (
+            FieldInfo("session_interrupt", "sessionInterrupt", SCALAR),
+            FieldInfo("session_close", "sessionClose", SCALAR),
         ),
     ),
     "SessionPromptParams": ClassInfo(
@@ -65,6 +77,25 @@ CLASSES: Final[Mapping[str, ClassInfo]] = {
     "SessionPromptResult": ClassInfo(
         m.SessionPromptResult,
         (FieldInfo("message_id", "messageId", SCALAR, required=True),),
+    ),
+    "SessionInterruptParams": ClassInfo(
+        m.SessionInterruptParams,
+        (FieldInfo("session_id", "sessionId", SCALAR, required=True),),
+    ),
+    "SessionInterruptResult": ClassInfo(
+        m.SessionInterruptResult,
+        (
+            FieldInfo("found", "found", SCALAR, required=True),
+            FieldInfo("was_running", "wasRunning", SCALAR, required=True),
+        ),
+    ),
+    "SessionCloseParams": ClassInfo(
+        m.SessionCloseParams,
+        (FieldInfo("session_id", "sessionId", SCALAR, required=True),),
+    ),
+    "SessionCloseResult": ClassInfo(
+        m.SessionCloseResult,
+        (FieldInfo("found", "found", SCALAR, required=True),),
     ),
     "ShutdownResult": ClassInfo(m.ShutdownResult, ()),
     "SessionEventNotification": ClassInfo(
@@ -393,6 +424,40 @@ CLASSES: Final[Mapping[str, ClassInfo]] = {
             FieldInfo("result", "result", ObjectOf("SessionPromptResult"), required=True),
         ),
     ),
+    "SessionInterruptRequestFrame": ClassInfo(
+        m.SessionInterruptRequestFrame,
+        (
+            FieldInfo("jsonrpc", "jsonrpc", SCALAR, required=True),
+            FieldInfo("id", "id", SCALAR, required=True),
+            FieldInfo("method", "method", SCALAR, required=True),
+            FieldInfo("params", "params", ObjectOf("SessionInterruptParams"), required=True),
+        ),
+    ),
+    "SessionInterruptResponseFrame": ClassInfo(
+        m.SessionInterruptResponseFrame,
+        (
+            FieldInfo("jsonrpc", "jsonrpc", SCALAR, required=True),
+            FieldInfo("id", "id", SCALAR, required=True),
+            FieldInfo("result", "result", ObjectOf("SessionInterruptResult"), required=True),
+        ),
+    ),
+    "SessionCloseRequestFrame": ClassInfo(
+        m.SessionCloseRequestFrame,
+        (
+            FieldInfo("jsonrpc", "jsonrpc", SCALAR, required=True),
+            FieldInfo("id", "id", SCALAR, required=True),
+            FieldInfo("method", "method", SCALAR, required=True),
+            FieldInfo("params", "params", ObjectOf("SessionCloseParams"), required=True),
+        ),
+    ),
+    "SessionCloseResponseFrame": ClassInfo(
+        m.SessionCloseResponseFrame,
+        (
+            FieldInfo("jsonrpc", "jsonrpc", SCALAR, required=True),
+            FieldInfo("id", "id", SCALAR, required=True),
+            FieldInfo("result", "result", ObjectOf("SessionCloseResult"), required=True),
+        ),
+    ),
     "ShutdownRequestFrame": ClassInfo(
         m.ShutdownRequestFrame,
         (
@@ -496,11 +561,16 @@ TYPES: Final[Mapping[str, Conversion]] = {
     "InitializeResult": ObjectOf("InitializeResult"),
     "ServerInfo": ObjectOf("ServerInfo"),
     "ServerName": SCALAR,
+    "ServerCapabilities": ObjectOf("ServerCapabilities"),
     "SessionPromptParams": ObjectOf("SessionPromptParams"),
     "SdkPromptContentBlock": UnionOf("SdkPromptContentBlock"),
     "SdkEncodedImageBlock": ObjectOf("SdkEncodedImageBlock"),
     "ImageMimeType": SCALAR,
     "SessionPromptResult": ObjectOf("SessionPromptResult"),
+    "SessionInterruptParams": ObjectOf("SessionInterruptParams"),
+    "SessionInterruptResult": ObjectOf("SessionInterruptResult"),
+    "SessionCloseParams": ObjectOf("SessionCloseParams"),
+    "SessionCloseResult": ObjectOf("SessionCloseResult"),
     "ShutdownResult": ObjectOf("ShutdownResult"),
     "SessionEventNotification": ObjectOf("SessionEventNotification"),
     "SessionStatusNotification": ObjectOf("SessionStatusNotification"),
@@ -508,6 +578,7 @@ TYPES: Final[Mapping[str, Conversion]] = {
     "SubagentStartedNotification": ObjectOf("SubagentStartedNotification"),
     "SubagentFinishedNotification": ObjectOf("SubagentFinishedNotification"),
     "SdkRunStatus": SCALAR,
+    "ProtocolVersion": SCALAR,
     "SessionId": SCALAR,
     "MessageId": SCALAR,
     "Count": SCALAR,
@@ -559,6 +630,10 @@ TYPES: Final[Mapping[str, Conversion]] = {
     "InitializeResponseFrame": ObjectOf("InitializeResponseFrame"),
     "SessionPromptRequestFrame": ObjectOf("SessionPromptRequestFrame"),
     "SessionPromptResponseFrame": ObjectOf("SessionPromptResponseFrame"),
+    "SessionInterruptRequestFrame": ObjectOf("SessionInterruptRequestFrame"),
+    "SessionInterruptResponseFrame": ObjectOf("SessionInterruptResponseFrame"),
+    "SessionCloseRequestFrame": ObjectOf("SessionCloseRequestFrame"),
+    "SessionCloseResponseFrame": ObjectOf("SessionCloseResponseFrame"),
     "ShutdownRequestFrame": ObjectOf("ShutdownRequestFrame"),
     "ShutdownResponseFrame": ObjectOf("ShutdownResponseFrame"),
     "SessionEventNotificationFrame": ObjectOf("SessionEventNotificationFrame"),

@@ -7,6 +7,8 @@ Scripts: `with HarnessClient.sync(initialize=...) as client: client.run("hi")`.
 
 from __future__ import annotations
 
+# Every error a client call can raise, the protocol's own included, so callers catch them here.
+from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk.client.content import (
     PromptInput,
     detect_image_mime_type,
@@ -17,18 +19,21 @@ from dsh_sdk.client.content import (
     to_content_blocks,
 )
 from dsh_sdk.client.errors import (
+    CapabilityName,
+    CapabilityNotSupportedError,
+    ClientClosedError,
     RunStage,
     RuntimeExit,
     RuntimeExitedError,
     RunTimeoutError,
     RuntimeSpawnError,
+    RuntimeSurvivedKillError,
     describe_exit,
 )
 from dsh_sdk.client.harness_client import (
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_REQUEST_TIMEOUT,
     HarnessClient,
-    RuntimeSurvivedKillError,
 )
 from dsh_sdk.client.notifications import (
     HarnessNotification,
@@ -51,6 +56,8 @@ from dsh_sdk.client.shutdown_ladder import (
 )
 from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
 from dsh_sdk.client.sync_client import SyncHarnessClient, SyncRunStream
+from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
+from dsh_sdk.peer_support import ProtocolError
 
 __all__ = [
     "DEFAULT_INITIALIZE_TIMEOUT",
@@ -60,11 +67,18 @@ __all__ = [
     "PYTHON_RUNTIME_COMMAND",
     "PYTHON_RUNTIME_LAUNCHER",
     "REFERENCE_RUNTIME_LAUNCHER",
+    "CapabilityName",
+    "CapabilityNotSupportedError",
+    "ClientClosedError",
+    "ErrorCode",
     "HarnessClient",
     "HarnessNotification",
+    "JsonRpcResponseError",
     "NotificationListener",
     "NotificationParams",
     "PromptInput",
+    "ProtocolError",
+    "RequestTimeoutError",
     "RunResult",
     "RunStage",
     "RunStream",
@@ -78,6 +92,7 @@ __all__ = [
     "ShutdownStepReport",
     "SyncHarnessClient",
     "SyncRunStream",
+    "TransportClosedError",
     "describe_exit",
     "detect_image_mime_type",
     "image_from_bytes",

@@ -7,11 +7,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "CapabilityName",
+    "CapabilityNotSupportedError",
+    "ClientClosedError",
     "RunStage",
     "RunTimeoutError",
     "RuntimeExit",
     "RuntimeExitedError",
     "RuntimeSpawnError",
+    "RuntimeSurvivedKillError",
     "describe_exit",
 ]
 
@@ -64,6 +68,26 @@ class RuntimeExitedError(Exception):
         self.stderr_tail = stderr_tail
 
 
+class ClientClosedError(Exception):
+    """The client itself ended the call or run: `shutdown()` was called while it was pending, or
+    the call came after the client was shut down. The runtime did not fail; see
+    `RuntimeExitedError` for a runtime that ended by itself. `__cause__` holds what happened to
+    the runtime."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the client is closing: its own shutdown() ended {what}")
+
+
+class RuntimeSurvivedKillError(Exception):
+    """The runtime process did not exit even after SIGKILL; the client let go of it."""
+
+    pid: int
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(f"the runtime (pid {pid}) survived SIGKILL; the client let go of it")
+        self.pid = pid
+
+
 class RuntimeSpawnError(Exception):
     """The runtime process could not be started (for example, the command does not exist)."""
 
@@ -93,3 +117,26 @@ class RunTimeoutError(TimeoutError):
         self.session_id = session_id
         self.timeout = timeout
         self.stage = stage
+
+
+CapabilityName = Literal["sessionInterrupt", "sessionClose"]
+"""A capability of `initialize`'s result, by its wire name."""
+
+
+class CapabilityNotSupportedError(Exception):
+    """A version 2 method was called on a runtime that did not report its capability (a version 1
+    runtime, or a client that asked for version 1). Raised before anything is sent."""
+
+    capability: CapabilityName
+    method: str
+    protocol_version: int
+    """The protocol version the handshake settled on."""
+
+    def __init__(self, capability: CapabilityName, method: str, protocol_version: int) -> None:
+        super().__init__(
+            f"the runtime did not report the {capability} capability (negotiated protocol "
+            f"version {protocol_version}): {method} was not sent"
+        )
+        self.capability = capability
+        self.method = method
+        self.protocol_version = protocol_version

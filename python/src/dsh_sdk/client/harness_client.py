@@ -3,21 +3,37 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES
+from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES, LATEST_PROTOCOL_VERSION
+from dsh_sdk._gen.methods import Method
 from dsh_sdk._gen.models import (
     InitializeParams,
+    InitializeResult,
+    ServerCapabilities,
     ServerInfo,
+    SessionCloseParams,
+    SessionCloseResult,
+    SessionInterruptParams,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer
 from dsh_sdk.client.content import PromptInput, to_content_blocks
-from dsh_sdk.client.errors import RuntimeExit, RunTimeoutError
+from dsh_sdk.client.errors import (
+    CapabilityName,
+    CapabilityNotSupportedError,
+    ClientClosedError,
+    RuntimeExit,
+    RunTimeoutError,
+    RuntimeSurvivedKillError,
+)
 from dsh_sdk.client.notifications import HarnessNotification, NotificationHub, NotificationListener
 from dsh_sdk.client.run_stream import AsyncQueue, RunStream
 from dsh_sdk.client.run_tracker import RunResult, RunTracker
@@ -40,7 +56,6 @@ __all__ = [
     "DEFAULT_INITIALIZE_TIMEOUT",
     "DEFAULT_REQUEST_TIMEOUT",
     "HarnessClient",
-    "RuntimeSurvivedKillError",
 ]
 
 DEFAULT_INITIALIZE_TIMEOUT: Final = 10.0
@@ -53,10 +68,6 @@ FAILED_START_STEP_TIMEOUT: Final = 1.0
 """Bound of each shutdown step when a failed handshake stops the runtime."""
 
 T = TypeVar("T")
-
-
-class RuntimeSurvivedKillError(Exception):
-    """The runtime process did not exit even after SIGKILL; the client let go of it."""
 
 
 class HarnessClient:
@@ -75,6 +86,7 @@ class HarnessClient:
         *,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     ) -> None:
         """Wraps a started `RuntimeProcess` (use `spawn`, which also shakes hands)."""
@@ -88,13 +100,15 @@ class HarnessClient:
         )
         self._peer = HarnessSdkClientPeer(self._transport)
         self._hub = NotificationHub(self._peer, self._transport)
+        if on_notification is not None:
+            self._hub.subscribe(on_notification)
         self._runs: set[RunTracker] = set()
         self._sending: set[asyncio.Task[None]] = set()
         loop = asyncio.get_running_loop()
         self._lost: asyncio.Future[BaseException] = loop.create_future()
         """Settles with the error calls and runs fail with once the runtime is gone."""
         self._lost_error: BaseException | None = None
-        self._server_info: ServerInfo | None = None
+        self._handshake: InitializeResult | None = None
         self._shutdown: asyncio.Task[ShutdownReport] | None = None
         self._watchers = [
             loop.create_task(self._watch_exit()),
@@ -113,16 +127,24 @@ class HarnessClient:
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
         on_stderr: Callable[[str], None] | None = None,
         stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        protocol_version: int | None = LATEST_PROTOCOL_VERSION,
     ) -> HarnessClient:
         """Starts a runtime and performs the handshake.
+
+        `protocol_version` is what `initialize` asks for when `initialize.protocol_version` does
+        not say (default: the latest); `None` sends none, so the client behaves as a version 1
+        client and the runtime answers exactly `{serverInfo}`.
 
         `command` defaults to the Python reference runtime (`python -m dsh_sdk.runtime` with this
         interpreter); `env` is added to (and overrides) this process's environment, a `None` value
         removing a variable. Timeouts are in seconds. `on_diagnostic` receives everything the
-        transport ignores (bad lines on the runtime's stdout, …); `on_stderr` the runtime's stderr
+        transport ignores (bad lines on the runtime's stdout, …); `on_notification` is subscribed
+        before the handshake, so it sees every notification from the runtime's first line on (the
+        same as `on_notification()`, which can only start later); `on_stderr` the runtime's stderr
         as it comes (it is also kept as a bounded tail). If `initialize` fails or times out, the
         runtime is stopped and the error is raised (a `JsonRpcResponseError` keeps the wire code).
         """
@@ -136,8 +158,11 @@ class HarnessClient:
             runtime,
             request_timeout=request_timeout,
             on_diagnostic=on_diagnostic,
+            on_notification=on_notification,
             max_frame_bytes=max_frame_bytes,
         )
+        if initialize.protocol_version is None and protocol_version is not None:
+            initialize = dataclasses.replace(initialize, protocol_version=protocol_version)
         try:
             result = await client._call(
                 client._peer.initialize(initialize, timeout=initialize_timeout)
@@ -145,7 +170,7 @@ class HarnessClient:
         except BaseException:
             await asyncio.shield(client.shutdown(timeout=FAILED_START_STEP_TIMEOUT))
             raise
-        client._server_info = result.server_info
+        client._handshake = result
         return client
 
     @classmethod
@@ -165,9 +190,63 @@ class HarnessClient:
     @property
     def server_info(self) -> ServerInfo:
         """Who answered the handshake."""
-        if self._server_info is None:
+        return self._handshake_result().server_info
+
+    @property
+    def protocol_version(self) -> int:
+        """The protocol version the handshake settled on: the runtime's `protocolVersion`, or 1
+        when it answered without one (a version 1 runtime, or a client that sent none)."""
+        version = self._handshake_result().protocol_version
+        return 1 if version is None else version
+
+    @property
+    def capabilities(self) -> ServerCapabilities:
+        """What the runtime serves beyond version 1, as it reported it (empty below version 2;
+        unknown keys kept in `extra`)."""
+        capabilities = self._handshake_result().capabilities
+        return ServerCapabilities() if capabilities is None else capabilities
+
+    async def interrupt(
+        self, session_id: str, *, timeout: float | None = None
+    ) -> SessionInterruptResult:
+        """Sends `session/interrupt`: stops the session's turn in progress (its queued prompts
+        stay queued). Raises `CapabilityNotSupportedError`, without sending, when the runtime did
+        not report `sessionInterrupt`."""
+        self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
+        bound = self._request_timeout if timeout is None else timeout
+        params = SessionInterruptParams(session_id=session_id)
+        return await self._call(self._peer.session_interrupt(params, timeout=bound))
+
+    async def close_session(
+        self, session_id: str, *, timeout: float | None = None
+    ) -> SessionCloseResult:
+        """Sends `session/close`: stops the session, drops its queued prompts and disposes it (a
+        later prompt with the same id starts a new session). Raises
+        `CapabilityNotSupportedError`, without sending, when the runtime did not report
+        `sessionClose`."""
+        self._require_capability("sessionClose", Method.SESSION_CLOSE)
+        bound = self._request_timeout if timeout is None else timeout
+        params = SessionCloseParams(session_id=session_id)
+        return await self._call(self._peer.session_close(params, timeout=bound))
+
+    def _handshake_result(self) -> InitializeResult:
+        if self._handshake is None:
             raise RuntimeError("the handshake has not completed")
-        return self._server_info
+        return self._handshake
+
+    def _has_capability(self, capability: CapabilityName) -> bool:
+        if self._handshake is None:
+            return False
+        capabilities = self.capabilities
+        flag = {
+            "sessionInterrupt": capabilities.session_interrupt,
+            "sessionClose": capabilities.session_close,
+        }[capability]
+        return flag is True
+
+    def _require_capability(self, capability: CapabilityName, method: str) -> None:
+        if not self._has_capability(capability):
+            raise CapabilityNotSupportedError(capability, method, self.protocol_version)
 
     @property
     def pid(self) -> int:
@@ -219,8 +298,16 @@ class HarnessClient:
         `session_id` defaults to a new session. `on_notification` gets every notification of the
         run's session tree as it arrives, in wire order; if it raises, the run fails with that
         error. `timeout` (seconds) fails the run with `RunTimeoutError` if it is not idle in
-        time. Cancelling the call abandons the run (the protocol has no cancel method: the
-        runtime's turn goes on).
+        time.
+
+        Cancelling the task that awaits it cancels the run. When the runtime reported
+        `sessionInterrupt`, the client first sends `session/interrupt` for the run's session, as
+        soon as the run's turn has started (a prompt still queued behind another turn of the
+        session is interrupted once it starts, never the turn before it), and raises
+        `CancelledError` once the interrupt is answered. Without the capability (a version 1
+        runtime) the run is detached locally at once and the `CancelledError` says that the
+        runtime cannot interrupt: its turn goes on. (Awaited through a task, Python 3.10 raises a
+        new `CancelledError` whose `__context__` is the one that says it.)
         """
         if session_id is None:
             session_id = f"session-{uuid.uuid4()}"
@@ -246,7 +333,19 @@ class HarnessClient:
                 sending = loop.create_task(self._send_prompt(tracker, params))
                 self._sending.add(sending)
                 sending.add_done_callback(self._sending.discard)
-            return await tracker.done
+            try:
+                return await asyncio.shield(tracker.done)
+            except asyncio.CancelledError:
+                if tracker.is_settled:
+                    raise
+                if not self._has_capability("sessionInterrupt"):
+                    raise asyncio.CancelledError(
+                        f"the run on session {session_id} was cancelled and detached: the "
+                        "runtime cannot interrupt (it did not report the sessionInterrupt "
+                        "capability), so its turn goes on"
+                    ) from None
+                await self._interrupt_run(tracker)
+                raise
         finally:
             unsubscribe()
             if timer is not None:
@@ -301,10 +400,20 @@ class HarnessClient:
         await self._transport.close("the client shut the runtime down")
         if not report.has_exited:
             self._runtime.release()
-            error = RuntimeSurvivedKillError(f"the runtime (pid {self.pid}) survived SIGKILL")
+            error = RuntimeSurvivedKillError(self.pid)
             for run in list(self._runs):
                 run.fail(error)
         return report
+
+    async def _interrupt_run(self, tracker: RunTracker) -> None:
+        """Cancels a run on a runtime that can interrupt: once its turn has started (its receipt
+        came), `session/interrupt` for its session; returns once it is answered (or failed, or
+        the run settled without starting)."""
+        await tracker.started.wait()
+        if tracker.is_settled:
+            return
+        with contextlib.suppress(Exception):
+            await self.interrupt(tracker.session_id)
 
     async def _send_prompt(self, tracker: RunTracker, params: SessionPromptParams) -> None:
         try:
@@ -321,9 +430,12 @@ class HarnessClient:
         except Exception as error:
             if self._lost_error is not None:
                 raise self._lost_error.with_traceback(None) from error
-            if isinstance(error, TransportClosedError) and error.reason != "closed":
-                lost = await asyncio.shield(self._lost)
-                raise lost.with_traceback(None) from error
+            if isinstance(error, TransportClosedError):
+                if self._shutdown is not None:
+                    raise ClientClosedError("this call") from error
+                if error.reason != "closed":
+                    lost = await asyncio.shield(self._lost)
+                    raise lost.with_traceback(None) from error
             raise
 
     async def _watch_exit(self) -> None:
@@ -335,9 +447,14 @@ class HarnessClient:
             return
         self._lose(closed)  # stdout broke, yet the process lives on
 
-    def _lose(self, error: BaseException) -> None:
+    def _lose(self, lost: BaseException) -> None:
         if self._lost.done():
             return
+        error = lost
+        if self._shutdown is not None:
+            # The client's own shutdown ended the runtime: say so, and keep what happened.
+            error = ClientClosedError("what was pending")
+            error.__cause__ = lost
         self._lost_error = error
         self._lost.set_result(error)
         for run in list(self._runs):

@@ -5,14 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from dsh_sdk._gen.methods import Method
-from dsh_sdk._gen.models import (
-    SessionEventNotification,
-    SessionStatusNotification,
-    SubagentFinishedNotification,
-    SubagentStartedNotification,
-)
-from dsh_sdk._gen.peers import HarnessSdkClientPeer
+from dsh_sdk._gen.peers import HarnessSdkClientPeer, HarnessSdkNotificationParams
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.inbound_handlers import describe_error
 from dsh_sdk.peer_support import PeerTransport
@@ -24,12 +17,7 @@ __all__ = [
     "NotificationParams",
 ]
 
-NotificationParams = (
-    SessionEventNotification
-    | SessionStatusNotification
-    | SubagentStartedNotification
-    | SubagentFinishedNotification
-)
+NotificationParams = HarnessSdkNotificationParams
 """The params of any server → client notification, decoded."""
 
 
@@ -46,24 +34,19 @@ NotificationListener = Callable[[HarnessNotification], None]
 
 
 class NotificationHub:
-    """Merges the peer's four typed subscriptions into one stream. The transport delivers each
-    line synchronously as it is read, so listeners see the notifications in wire order. A listener
-    that raises is reported as `notification-handler-failed` and does not stop the others."""
+    """Merges the peer's typed subscriptions (`on_any_notification`) into one stream. The
+    transport delivers each line synchronously as it is read, so listeners see the notifications
+    in wire order. A listener
+    that raises is reported as `notification-handler-failed` and does not stop the others. A
+    notification that arrives while no listener is subscribed is reported as
+    `unhandled-notification`: nothing is dropped in silence (subscribe before the handshake, with
+    `HarnessClient.spawn(on_notification=...)`, to see everything from the start)."""
 
     def __init__(self, peer: HarnessSdkClientPeer, transport: PeerTransport) -> None:
         self._transport = transport
         self._listeners: tuple[NotificationListener, ...] = ()
-        peer.on_session_event(
-            lambda p: self._dispatch(HarnessNotification(Method.SESSION_EVENT, p))
-        )
-        peer.on_session_status(
-            lambda p: self._dispatch(HarnessNotification(Method.SESSION_STATUS, p))
-        )
-        peer.on_subagent_started(
-            lambda p: self._dispatch(HarnessNotification(Method.SUBAGENT_STARTED, p))
-        )
-        peer.on_subagent_finished(
-            lambda p: self._dispatch(HarnessNotification(Method.SUBAGENT_FINISHED, p))
+        peer.on_any_notification(
+            lambda method, params: self._dispatch(HarnessNotification(method, params))
         )
 
     def subscribe(self, listener: NotificationListener) -> Callable[[], None]:
@@ -76,6 +59,16 @@ class NotificationHub:
         return unsubscribe
 
     def _dispatch(self, notification: HarnessNotification) -> None:
+        if not self._listeners:
+            self._transport.report_diagnostic(
+                TransportDiagnostic(
+                    reason="unhandled-notification",
+                    message="no listener is subscribed to the client's notifications "
+                    f"({notification.method})",
+                    method=notification.method,
+                )
+            )
+            return
         for listener in self._listeners:  # a snapshot: the tuple is replaced, never mutated
             try:
                 listener(notification)

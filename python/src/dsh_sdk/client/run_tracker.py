@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from dsh_sdk._gen.models import (
     AgentInboxSplicedEvent,
@@ -13,7 +14,6 @@ from dsh_sdk._gen.models import (
     SessionEvent,
     SessionEventNotification,
     SessionStatusNotification,
-    SubagentFinishedNotification,
     SubagentStartedNotification,
     TurnEndEvent,
     TurnEndKind,
@@ -46,7 +46,12 @@ class RunResult:
 class RunTracker:
     """Follows one run. Subscribed before the prompt is sent; the prompt's response and its
     receipt may come in either order, so notifications are buffered until the response is
-    known."""
+    known.
+
+    The run ends on the root session's next `idle` (WIRE.md §6), or once its turn ended `aborted`
+    (version 2: nothing of an interrupted turn follows its `turn/end`, and `idle` does not come
+    while prompts are queued): then at the root's next frame, the `idle` (kept) or the first frame
+    of the next queued turn (not this run's)."""
 
     def __init__(
         self,
@@ -64,6 +69,11 @@ class RunTracker:
         """The notifications seen while the message id is still unknown."""
         self._message_id: str | None = None
         self._is_started = False
+        self._is_turn_aborted = False
+        """The root's turn ended `aborted`: the run ends at the root's next frame."""
+        self.started = asyncio.Event()
+        """Set once the receipt arrived, or the run settled without one."""
+        self.done.add_done_callback(lambda _: self.started.set())
 
     @property
     def stage(self) -> RunStage:
@@ -95,6 +105,7 @@ class RunTracker:
             self._unmatched.append(notification)
         elif self._is_receipt(notification, self._message_id):
             self._is_started = True
+            self.started.set()
             self._follow(notification)
         # Otherwise it is another session's, or an earlier turn's of this session.
 
@@ -108,23 +119,30 @@ class RunTracker:
     def _follow(self, notification: HarnessNotification) -> None:
         if not self._concerns_tree(notification):
             return
-        self._notifications.append(notification)
         params = notification.params
+        is_idle = (
+            isinstance(params, SessionStatusNotification)
+            and params.session_id == self.session_id
+            and params.status == "idle"
+        )
+        if self._is_turn_aborted and not is_idle and self.session_id in _sessions_of(notification):
+            self._finish()  # the next queued turn's first frame
+            return
+        self._notifications.append(notification)
         if isinstance(params, SubagentStartedNotification):
             self._tree.add(params.child_session_id)
         if isinstance(params, SessionEventNotification) and params.session_id == self.session_id:
             self._events.append(params.event)
+            event = params.event
+            if isinstance(event, TurnEndEvent) and event.data.reason.kind == "aborted":
+                self._is_turn_aborted = True
         if self._on_notification is not None:
             try:
                 self._on_notification(notification)
             except Exception as error:
                 self.fail(error)
                 return
-        if (
-            isinstance(params, SessionStatusNotification)
-            and params.session_id == self.session_id
-            and params.status == "idle"
-        ):
+        if is_idle:
             self._finish()
 
     def _finish(self) -> None:
@@ -161,14 +179,13 @@ class RunTracker:
         return any(session_id in self._tree for session_id in _sessions_of(notification))
 
 
+_SESSION_FIELDS: Final = ("session_id", "parent_session_id", "child_session_id")
+"""The session ids a notification's params can name."""
+
+
 def _sessions_of(notification: HarnessNotification) -> tuple[str, ...]:
-    """The sessions a notification is about: for a child's start or end, its parent (and
-    itself)."""
-    params = notification.params
-    if isinstance(params, SessionEventNotification | SessionStatusNotification):
-        return (params.session_id,)
-    if isinstance(params, SubagentStartedNotification):
-        return (params.parent_session_id,)
-    if isinstance(params, SubagentFinishedNotification):
-        return (params.parent_session_id, params.child_session_id)
-    return ()
+    """The sessions a notification is about: the session ids its params name (for a child's start
+    or end, its parent and itself). Read by name, so a notification added to the protocol is
+    routed without a list to update."""
+    found = (getattr(notification.params, field, None) for field in _SESSION_FIELDS)
+    return tuple(value for value in found if isinstance(value, str))

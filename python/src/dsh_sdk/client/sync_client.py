@@ -9,7 +9,14 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Final, TypeVar
 
-from dsh_sdk._gen.models import ServerInfo, SessionPromptParams, SessionPromptResult
+from dsh_sdk._gen.models import (
+    ServerCapabilities,
+    ServerInfo,
+    SessionCloseResult,
+    SessionInterruptResult,
+    SessionPromptParams,
+    SessionPromptResult,
+)
 from dsh_sdk.client.content import PromptInput
 from dsh_sdk.client.errors import RuntimeExit
 from dsh_sdk.client.harness_client import HarnessClient
@@ -131,6 +138,24 @@ class SyncHarnessClient:
     @property
     def server_info(self) -> ServerInfo:
         return self._client.server_info
+
+    @property
+    def protocol_version(self) -> int:
+        """The protocol version the handshake settled on; see `HarnessClient.protocol_version`."""
+        return self._client.protocol_version
+
+    @property
+    def capabilities(self) -> ServerCapabilities:
+        """What the runtime serves beyond version 1; see `HarnessClient.capabilities`."""
+        return self._client.capabilities
+
+    def interrupt(self, session_id: str, *, timeout: float | None = None) -> SessionInterruptResult:
+        """Sends `session/interrupt`; see `HarnessClient.interrupt`."""
+        return self._thread.call(self._client.interrupt(session_id, timeout=timeout))
+
+    def close_session(self, session_id: str, *, timeout: float | None = None) -> SessionCloseResult:
+        """Sends `session/close`; see `HarnessClient.close_session`."""
+        return self._thread.call(self._client.close_session(session_id, timeout=timeout))
 
     @property
     def pid(self) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from dsh_sdk._gen.constants import PROTOCOL_VERSION
+from dsh_sdk._gen.constants import IDL_VERSION
 from dsh_sdk._gen.models import (
     AssistantChunkEvent,
     InitializeParams,
@@ -153,7 +153,7 @@ async def start_runtime(runtime: str, chunk_delay_ms: int) -> HarnessClient:
         raise RuntimeError(
             f"{command[0]} is missing or not executable (the {name} is not available)"
         )
-    out.heading(f"DeepSeek Harness SDK protocol {PROTOCOL_VERSION} — Python client demo")
+    out.heading(f"DeepSeek Harness SDK protocol {IDL_VERSION} — Python client demo")
     out.line("runtime", f"{' '.join(command)} ({name})")
     started = time.monotonic()
     client = await HarnessClient.spawn(

@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Protocol
+from typing import Any, Protocol
 
-from dsh_sdk._gen.models import (
-    SessionEventNotification,
-    SessionStatusNotification,
-    SubagentFinishedNotification,
-    SubagentStartedNotification,
-)
+from dsh_sdk._gen.peers import HarnessSdkNotifier
 
 __all__ = ["Notifier", "NotifierGate", "RuntimeStoppedError"]
 
-
-async def _take_turns() -> None:
-    """Lets the loop run once after each frame, as the TypeScript runtime's writes do (each waits
-    for its write callback): sessions take turns and requests are read while a turn streams, even
-    when the output never pushes back."""
-    await asyncio.sleep(0)
+Notifier = HarnessSdkNotifier
+"""The notifications a runtime sends: the generated typed notify coroutines."""
 
 
-class Notifier(Protocol):
-    """The notifications a runtime sends: the notify half of the generated server peer."""
-
-    async def notify_session_event(self, params: SessionEventNotification) -> None: ...
-
-    async def notify_session_status(self, params: SessionStatusNotification) -> None: ...
-
-    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None: ...
-
-    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None: ...
+class _Sends(Protocol):
+    async def notify(self, method: str, params: Any = ...) -> None: ...
 
 
 class RuntimeStoppedError(Exception):
@@ -41,43 +24,35 @@ class RuntimeStoppedError(Exception):
         super().__init__("the runtime is shutting down")
 
 
-class NotifierGate:
-    """Forwards notifications to a server peer (yielding to the loop after each) until closed;
+class NotifierGate(HarnessSdkNotifier):
+    """Forwards notifications to a transport (yielding to the loop after each) until closed;
     afterwards every notification is refused with `RuntimeStoppedError`, which ends the turn that
     tried to send it.
 
-    Created before the peer exists (the peer needs the handlers, the handlers need the notifier).
+    Created before the transport is bound (the server needs the sessions, the sessions need the
+    notifier).
     """
 
+    __slots__ = ("_is_closed", "_transport")
+
     def __init__(self) -> None:
-        self._peer: Notifier | None = None
+        super().__init__(self._forward)
+        self._transport: _Sends | None = None
         self._is_closed = False
 
-    def bind(self, peer: Notifier) -> None:
-        """Starts forwarding to `peer`."""
-        self._peer = peer
+    def bind(self, transport: _Sends) -> None:
+        """Starts forwarding to `transport`."""
+        self._transport = transport
 
     def close(self) -> None:
         """Refuses every later notification."""
         self._is_closed = True
 
-    async def notify_session_event(self, params: SessionEventNotification) -> None:
-        await self._open().notify_session_event(params)
-        await _take_turns()
-
-    async def notify_session_status(self, params: SessionStatusNotification) -> None:
-        await self._open().notify_session_status(params)
-        await _take_turns()
-
-    async def notify_subagent_started(self, params: SubagentStartedNotification) -> None:
-        await self._open().notify_subagent_started(params)
-        await _take_turns()
-
-    async def notify_subagent_finished(self, params: SubagentFinishedNotification) -> None:
-        await self._open().notify_subagent_finished(params)
-        await _take_turns()
-
-    def _open(self) -> Notifier:
-        if self._is_closed or self._peer is None:
+    async def _forward(self, method: str, params: Any) -> None:
+        if self._is_closed or self._transport is None:
             raise RuntimeStoppedError()
-        return self._peer
+        await self._transport.notify(method, params)
+        # Lets the loop run once after each frame, as the TypeScript runtime's writes do (each
+        # waits for its write callback): sessions take turns and requests are read while a turn
+        # streams, even when the output never pushes back.
+        await asyncio.sleep(0)

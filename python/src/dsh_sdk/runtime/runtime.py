@@ -10,11 +10,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION
 from dsh_sdk._gen.peers import serve_harness_sdk
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.inbound_handlers import describe_error
 from dsh_sdk.line_reader import ByteSource
 from dsh_sdk.line_writer import LineOutput
+from dsh_sdk.peer_support import PeerTransport
 from dsh_sdk.runtime.adapters.echo_adapter import EchoAdapter
 from dsh_sdk.runtime.adapters.model_adapter import ModelAdapter
 from dsh_sdk.runtime.attachment_store import AttachmentStore
@@ -22,6 +24,7 @@ from dsh_sdk.runtime.notifier import NotifierGate, RuntimeStoppedError
 from dsh_sdk.runtime.server import RuntimeServer, RuntimeServerOptions
 from dsh_sdk.runtime.session import Session, SessionRegistry
 from dsh_sdk.transport import JsonRpcLineTransport
+from dsh_sdk.version_gate import PlayingVersion
 
 __all__ = ["RuntimeEnd", "describe_diagnostic", "serve_runtime"]
 
@@ -42,14 +45,20 @@ async def serve_runtime(
     adapters: Sequence[ModelAdapter] | None = None,
     store: AttachmentStore | None = None,
     chunk_delay: float = 0.0,
+    max_tokens_is_success: bool = False,
     flush_timeout: float = DEFAULT_FLUSH_TIMEOUT,
+    protocol_version: int = LATEST_PROTOCOL_VERSION,
 ) -> RuntimeEnd:
     """Serves the protocol on `input`/`output` until `shutdown`, the end of the input, or a broken
     output, and returns which of them it was once the output has been flushed.
 
     `log` receives one line (no `\\n`) per diagnostic or failure; nothing but frames is ever
     written to `output`. `adapters` default to the echo adapter, `store` to the store shared with
-    the TypeScript runtime; `chunk_delay` (seconds) pauses before each `assistant/chunk`.
+    the TypeScript runtime; `chunk_delay` (seconds) pauses before each `assistant/chunk`;
+    `max_tokens_is_success` reports a child's `max-tokens` stop as `status: "ok"` (default: only
+    `completed` is `ok`, as in the original without its deployment option); `protocol_version`
+    below the latest plays that older runtime exactly (later methods `-32601`, later params
+    members unknown).
     """
     # The transport stops writing when its input ends, but the runtime still owes frames then:
     # it reads through a feed that reports the end only after those frames were sent.
@@ -69,6 +78,8 @@ async def serve_runtime(
         adapters=adapters,
         store=store,
         chunk_delay=chunk_delay,
+        max_tokens_is_success=max_tokens_is_success,
+        protocol_version=protocol_version,
         on_shutdown=lambda: finish("shutdown"),
     )
 
@@ -109,6 +120,8 @@ def _create_server(
     adapters: Sequence[ModelAdapter] | None,
     store: AttachmentStore | None,
     chunk_delay: float,
+    max_tokens_is_success: bool,
+    protocol_version: int,
     on_shutdown: Callable[[], None],
 ) -> RuntimeServer:
     """The server and its sessions, bound to the transport through the generated bindings."""
@@ -130,10 +143,15 @@ def _create_server(
             sessions=SessionRegistry(lambda id: Session(id, notifier, on_turn_failed)),
             notifier=notifier,
             chunk_delay=chunk_delay,
+            max_tokens_is_success=max_tokens_is_success,
             on_shutdown=shut_down,
         )
     )
-    notifier.bind(serve_harness_sdk(transport, server))
+    served: PeerTransport = transport
+    if protocol_version < LATEST_PROTOCOL_VERSION:
+        served = PlayingVersion(transport, protocol_version)
+    serve_harness_sdk(served, server)
+    notifier.bind(served)
     return server
 
 
@@ -171,7 +189,8 @@ def _buffered_bytes(output: LineOutput) -> int:
 def describe_diagnostic(diagnostic: TransportDiagnostic) -> str:
     """One stderr line: reason, line number and size, then the transport's explanation."""
     where = "" if diagnostic.line is None else f" line={diagnostic.line}"
-    message = re.sub(r"\s+", " ", diagnostic.message)
+    detail = "" if diagnostic.detail is None else f" ({diagnostic.detail})"
+    message = re.sub(r"\s+", " ", f"{diagnostic.message}{detail}")
     return f"ignored input: {diagnostic.reason}{where} bytes={diagnostic.bytes}: {message}"
 
 

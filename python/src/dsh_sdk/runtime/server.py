@@ -4,16 +4,21 @@ not-initialized → (initialize) → ready → (shutdown) → shutting-down."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
-from dsh_sdk._gen.constants import SERVER_NAME
+from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION, SERVER_NAME
 from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
     MessageSource,
+    ServerCapabilities,
     ServerInfo,
+    SessionCloseParams,
+    SessionCloseResult,
+    SessionInterruptParams,
+    SessionInterruptResult,
     SessionPromptParams,
     SessionPromptResult,
     ShutdownResult,
@@ -29,6 +34,7 @@ from dsh_sdk.runtime.protocol_errors import invalid_request_error, not_initializ
 from dsh_sdk.runtime.session import SessionRegistry
 from dsh_sdk.runtime.turn import run_turn
 from dsh_sdk.runtime.turn_context import TurnContext, TurnInput
+from dsh_sdk.runtime.turn_control import TurnControl
 from dsh_sdk.runtime.version import RUNTIME_VERSION
 
 __all__ = ["RuntimeServer", "RuntimeServerOptions", "ServerState"]
@@ -47,12 +53,18 @@ class RuntimeServerOptions:
     notifier: Notifier
     chunk_delay: float
     """See `TurnContext.chunk_delay`."""
+    max_tokens_is_success: bool
+    """See `TurnContext.max_tokens_is_success`."""
     on_shutdown: Callable[[], None]
     """Called once `shutdown` has been accepted: the runtime flushes its output and exits."""
 
 
+T = TypeVar("T")
+
+
 class RuntimeServer:
-    """Serves `initialize`, `session/prompt` and `shutdown` (it implements the generated
+    """Serves `initialize`, `session/prompt`, `session/interrupt`, `session/close` and `shutdown`
+    (it implements the generated
     `HarnessSdkRequestHandlers`). Params arrive checked against the schema and decoded by the
     generated bindings; this class adds the route, attachment and state checks.
 
@@ -89,18 +101,67 @@ class RuntimeServer:
             notifier=options.notifier,
             sessions=options.sessions,
             chunk_delay=options.chunk_delay,
+            max_tokens_is_success=options.max_tokens_is_success,
         )
         self._state = "ready"
-        return InitializeResult(server_info=ServerInfo(name=SERVER_NAME, version=RUNTIME_VERSION))
+        server_info = ServerInfo(name=SERVER_NAME, version=RUNTIME_VERSION)
+        if params.protocol_version is None:
+            return InitializeResult(server_info=server_info)  # exactly the version 1 result
+        version = min(params.protocol_version, LATEST_PROTOCOL_VERSION)
+        if version < 2:
+            return InitializeResult(server_info=server_info, protocol_version=version)
+        capabilities = ServerCapabilities(session_interrupt=True, session_close=True)
+        return InitializeResult(
+            server_info=server_info, protocol_version=version, capabilities=capabilities
+        )
 
     async def session_prompt(
         self, params: SessionPromptParams, context: RequestContext
     ) -> SessionPromptResult:
+        turn_context = self._require_ready()
+        return await self._in_order(lambda: self._accept(params, turn_context))
+
+    async def session_interrupt(
+        self, params: SessionInterruptParams, context: RequestContext
+    ) -> SessionInterruptResult:
+        """Stops the session's turn in progress once the prompts received before this request
+        were admitted (wire order). The turn stops streaming before the answer is written; its
+        closing frames follow."""
+        self._require_ready()
+
+        async def interrupt() -> SessionInterruptResult:
+            session = self._options.sessions.find(params.session_id)
+            if session is None:
+                return SessionInterruptResult(found=False, was_running=False)
+            return SessionInterruptResult(found=True, was_running=session.interrupt())
+
+        return await self._in_order(interrupt)
+
+    async def session_close(
+        self, params: SessionCloseParams, context: RequestContext
+    ) -> SessionCloseResult:
+        """Disposes the session (and its child sessions) in wire order: answered once it stopped,
+        so nothing of it follows the answer, and a prompt received after it starts a new
+        session."""
+        self._require_ready()
+
+        async def close() -> SessionCloseResult:
+            return SessionCloseResult(found=await self._options.sessions.close(params.session_id))
+
+        return await self._in_order(close)
+
+    def _require_ready(self) -> TurnContext:
+        """The state checks of every request but the handshake's: `-32600` after shutdown,
+        `-32002` before initialize."""
         if self._state == "shutting-down":
             raise invalid_request_error("shutting down")
         turn_context = self._context
         if self._state != "ready" or turn_context is None:
             raise not_initialized_error()
+        return turn_context
+
+    async def _in_order(self, step: Callable[[], Awaitable[T]]) -> T:
+        """Runs `step` after every prompt, interrupt and close received before it."""
         previous = self._admissions
         admitted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._admissions = admitted
@@ -109,7 +170,7 @@ class RuntimeServer:
                 # Awaited directly (one turn of the loop, no more): a prompt whose admission
                 # needs no I/O is answered before a turn started by an earlier prompt begins.
                 await previous
-            return await self._accept(params, turn_context)
+            return await step()
         finally:
             if not admitted.done():
                 admitted.set_result(None)
@@ -143,5 +204,9 @@ class RuntimeServer:
         # A prompt admitted while `shutdown` was being answered gets its id but no turn.
         if self._state == "ready":
             turn_input = TurnInput(message=message, prompt=admitted.prompt)
-            session.enqueue(lambda: run_turn(session, turn_input, context))
+
+            def turn(control: TurnControl) -> Awaitable[object]:
+                return run_turn(session, turn_input, context, control)
+
+            session.enqueue(turn)
         return SessionPromptResult(message_id=message.id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Final
 
 from dsh_sdk._gen.models import (
@@ -22,12 +21,14 @@ from dsh_sdk._gen.models import (
     TurnEndReason,
     TurnRef,
     TurnStartEvent,
+    Usage,
     UserMessageEvent,
 )
 from dsh_sdk.runtime.adapters.model_adapter import ModelReply
 from dsh_sdk.runtime.delegation import DelegationRequest, run_delegation
 from dsh_sdk.runtime.session import EventBuilder, Session
 from dsh_sdk.runtime.turn_context import TurnContext, TurnInput
+from dsh_sdk.runtime.turn_control import TurnControl, TurnInterruptedError
 
 __all__ = ["TurnContext", "TurnInput", "run_turn"]
 
@@ -35,13 +36,23 @@ STEP: Final = 0
 """The only step of an echo turn."""
 
 
-async def run_turn(session: Session, input: TurnInput, context: TurnContext) -> ModelReply:
+async def run_turn(
+    session: Session, input: TurnInput, context: TurnContext, control: TurnControl
+) -> ModelReply:
     """Runs a turn on `session`: status `running`, the inbox splice (the prompt's receipt), the
     turn and step frames around the streamed reply (and a child agent, when the model delegates),
-    then status `idle`. Returns the reply once every frame was handed to the output."""
+    then status `idle`. Returns the reply once every frame was handed to the output.
+
+    Interrupted (`control`), it writes nothing more of its reply: an open step is closed, the
+    turn ends `aborted`, and `idle` follows only when no prompt is queued behind it. It then
+    returns the text streamed so far with the finish `aborted` (what a parent reports of its
+    child)."""
     route = context.route
+    session.attach(control)
     turn = session.next_turn_index()
     message = input.message
+    # The opening frames are written even when the turn is interrupted at once: they hold the
+    # prompt's receipt, which a client waits for.
     await session.set_status("running")
     splice = InboxSplice(target="next-turn", start=0, inserted=[message])
     await session.emit(
@@ -58,43 +69,83 @@ async def run_turn(session: Session, input: TurnInput, context: TurnContext) -> 
         lambda seq, time: UserMessageEvent(type="user/message", seq=seq, time=time, data=message)
     )
     step = StepRef(turn=turn, step=STEP)
-    await session.emit(
-        lambda seq, time: StepStartEvent(type="step/start", seq=seq, time=time, data=step)
-    )
-    task = route.adapter.choose_delegation(input.prompt)
-    delegation = (
-        None
-        if task is None
-        else await run_delegation(
-            DelegationRequest(parent=session, turn=turn, step=STEP, task=task), context, run_turn
+    streamed: list[str] = []
+    is_step_open = False
+    try:
+        control.raise_if_interrupted()
+        await session.emit(
+            lambda seq, time: StepStartEvent(type="step/start", seq=seq, time=time, data=step)
         )
-    )
-    reply = route.adapter.generate_reply(input.prompt, route, delegation)
-    await _stream_reply(session, turn, reply, f"{message.id}/reply", context.chunk_delay)
-    await session.emit(
-        lambda seq, time: StepEndEvent(type="step/end", seq=seq, time=time, data=step)
-    )
-    end = TurnEnd(turn=turn, reason=TurnEndReason(kind=reply.finish))
+        is_step_open = True
+        task = route.adapter.choose_delegation(input.prompt)
+        delegation = (
+            None
+            if task is None
+            else await run_delegation(
+                DelegationRequest(parent=session, turn=turn, step=STEP, task=task),
+                context,
+                control,
+                run_turn,
+            )
+        )
+        control.raise_if_interrupted()
+        reply = route.adapter.generate_reply(input.prompt, route, delegation)
+        await _stream_reply(
+            session, turn, reply, f"{message.id}/reply", context.chunk_delay, control, streamed
+        )
+        await session.emit(
+            lambda seq, time: StepEndEvent(type="step/end", seq=seq, time=time, data=step)
+        )
+        await _end_turn(session, turn, reply.finish)
+        await session.set_status("idle")
+        session.detach(control)
+        return reply
+    except TurnInterruptedError:
+        pass
+    if is_step_open:
+        await session.emit(
+            lambda seq, time: StepEndEvent(type="step/end", seq=seq, time=time, data=step)
+        )
+    await _end_turn(session, turn, "aborted")
+    if not session.has_queued_turns:
+        await session.set_status("idle")
+    session.detach(control)
+    text = "".join(streamed)
+    usage = Usage(extra={"inputTokens": 0, "outputTokens": len(streamed)})
+    return ModelReply(pieces=tuple(streamed), text=text, usage=usage, finish="aborted")
+
+
+async def _end_turn(session: Session, turn: int, kind: str) -> None:
+    end = TurnEnd(turn=turn, reason=TurnEndReason(kind=kind))
     await session.emit(
         lambda seq, time: TurnEndEvent(type="turn/end", seq=seq, time=time, data=end)
     )
-    await session.set_status("idle")
-    return reply
 
 
 async def _stream_reply(
-    session: Session, turn: int, reply: ModelReply, reply_id: str, chunk_delay: float
+    session: Session,
+    turn: int,
+    reply: ModelReply,
+    reply_id: str,
+    chunk_delay: float,
+    control: TurnControl,
+    streamed: list[str],
 ) -> None:
-    """The `assistant/chunk` of every piece, then the whole `assistant/message`."""
+    """The `assistant/chunk` of every piece, then the whole `assistant/message`. Each frame is
+    written only if the turn was not interrupted (checked with no `await` before the write), so
+    no chunk follows the answer to `session/interrupt`; `streamed` collects the pieces sent."""
     for piece in reply.pieces:
         if chunk_delay > 0:
-            await asyncio.sleep(chunk_delay)
+            await control.pause(chunk_delay)
+        control.raise_if_interrupted()
+        streamed.append(piece)
         chunk = AssistantChunk(turn=turn, step=STEP, delta=TextBlock(type="text", text=piece))
         await session.emit(_chunk_event(chunk))
     assistant = AssistantMessage(
         id=reply_id, role="assistant", content=[TextBlock(type="text", text=reply.text)]
     )
     answer = AssistantReply(message=assistant, usage=reply.usage)
+    control.raise_if_interrupted()
     await session.emit(
         lambda seq, time: AssistantMessageEvent(
             type="assistant/message", seq=seq, time=time, data=answer

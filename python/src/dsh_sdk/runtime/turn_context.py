@@ -22,6 +22,9 @@ class TurnContext:
     sessions: SessionRegistry
     chunk_delay: float
     """A pause before each `assistant/chunk`, in seconds (0: none). Changes timing only."""
+    max_tokens_is_success: bool
+    """Whether a child that stops with `max-tokens` finished `ok` (the original's deployment
+    option)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -1,0 +1,96 @@
+// `dsh-sdk trace --out FILE -- <runtime command>`: a transparent stdio proxy that records.
+import type { ChildProcess } from 'node:child_process';
+import { TraceFileWriter, TraceRecorder } from '@dsh-sdk/protocol';
+import type { TraceFinding, TraceFindingContext } from '@dsh-sdk/protocol';
+import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
+import { DIRECTION_ARROWS, FORWARDED_SIGNALS, startRelay } from './relay.js';
+
+export const TRACE_HELP = `Usage: dsh-sdk trace --out FILE [options] -- <runtime command> [args...]
+
+Runs the runtime with this process's stdio, passing every byte through unchanged in both
+directions, and records each frame (direction, time, size, line, content) to FILE in the trace
+format (docs/trace-format.md). Frames are checked against the IDL; violations are recorded and
+printed to stderr, and never change what passes. The runtime's stderr passes through, signals
+are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's.
+
+Options:
+  --out FILE              where the trace goes (required)
+  --max-frame-bytes N     longest line decoded, in bytes (default: the protocol's, 64 MiB);
+                          longer ones are recorded by size and first bytes
+  --head-bytes N          first bytes kept of a line that is not decoded (default 1024)
+  --quiet                 do not print findings to stderr (they are still recorded)
+  -h, --help              show this help`;
+
+const OPTIONS = {
+  out: { type: 'string' },
+  'max-frame-bytes': { type: 'string' },
+  'head-bytes': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Formats a finding for stderr: where it was, then what. */
+export function describeFinding(finding: TraceFinding, context: TraceFindingContext): string {
+  const where = [DIRECTION_ARROWS[context.dir]];
+  if (context.line > 0) where.push(`line ${context.line}`);
+  where.push(`frame ${context.seq}`);
+  if (context.method !== undefined) where.push(context.method);
+  if (context.id !== undefined) where.push(`id ${JSON.stringify(context.id)}`);
+  return `${where.join(' ')}: ${finding.reason}: ${finding.message}`;
+}
+
+export async function runTrace(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseVerbArgs(args, OPTIONS, true);
+  if (values.help) {
+    process.stdout.write(`${TRACE_HELP}\n`);
+    return 0;
+  }
+  if (values.out === undefined) throw new UsageError('--out FILE is required');
+  const [program, programArgs] = runtimeCommand(positionals, 'trace');
+  const maxFrameBytes = integerOption('max-frame-bytes', values['max-frame-bytes'], 1);
+  const headBytes = integerOption('head-bytes', values['head-bytes'], 0);
+  const log = (line: string): void => void process.stderr.write(`dsh-sdk trace: ${line}\n`);
+
+  const writer = new TraceFileWriter(values.out, {
+    onError: (error) => log(`recording stopped, cannot write ${values.out}: ${error.message}`),
+  });
+  const recorder = new TraceRecorder({
+    write: writer.write,
+    recorder: 'dsh-sdk trace',
+    command: [program, ...programArgs],
+    ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
+    ...(headBytes === undefined ? {} : { headBytes }),
+    ...(values.quiet ? {} : { onFinding: (f, c) => log(describeFinding(f, c)) }),
+  });
+  // Forwarding is in place before the runtime starts: no signal can slip between the two.
+  let runtime: ChildProcess | undefined;
+  const forwarders = FORWARDED_SIGNALS.map((signal) => {
+    const handler = (): void => void runtime?.kill(signal);
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  const relay = startRelay({
+    program,
+    args: programArgs,
+    clientInput: process.stdin,
+    clientOutput: process.stdout,
+    endClientOutput: false,
+    recorder,
+    stderr: 'inherit',
+  });
+  runtime = relay.child;
+  const end = await relay.ended;
+  for (const [signal, handler] of forwarders) process.off(signal, handler);
+  recorder.finish({ exitCode: end.exitCode, signal: end.signal });
+  writer.close();
+  if (end.spawnError) {
+    log(`cannot start ${program}: ${end.spawnError.message}`);
+    return 127;
+  }
+  if (end.signal !== null) {
+    // Die the way the runtime died, so our parent sees the same status.
+    process.kill(process.pid, end.signal);
+    return 128;
+  }
+  return end.exitCode ?? 1;
+}

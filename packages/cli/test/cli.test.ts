@@ -1,0 +1,304 @@
+// The dsh-sdk command line: help and usage errors for every verb, and `trace` behaving as the
+// runtime would for whoever started it (exit code, signals, stderr, stdin's end).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { get } from 'node:http';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { HarnessSdkClientPeer, JsonRpcLineTransport, Method } from '@dsh-sdk/protocol';
+import type { SessionEventNotification } from '@dsh-sdk/protocol';
+import { describe, expect, test } from 'vitest';
+import {
+  DSH_SDK,
+  framesOf,
+  PY_RUNTIME,
+  readTraceFile,
+  REPO_ROOT,
+  runCli,
+  tempDir,
+  TS_RUNTIME,
+} from './helpers/cli.js';
+
+describe('dsh-sdk arguments', () => {
+  test.each(['trace', 'view', 'inspect'])(
+    '%s --help prints its usage and exits 0',
+    async (verb) => {
+      const run = await runCli([verb, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout.toString()).toMatch(new RegExp(`^Usage: dsh-sdk ${verb} `));
+      expect(run.stdout.toString()).toContain('--help');
+    },
+  );
+
+  test('the bare command lists the verbs', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.toString()).toMatch(/trace[\s\S]*view[\s\S]*inspect/);
+  });
+
+  test.each([
+    [['trace', '--out', 'x', '--bogus', '--', 'cat'], /Unknown option '--bogus'/],
+    [['view', '--colour', 'x.ndjson'], /Unknown option '--colour'/],
+    [['inspect', '--nope', '--', 'cat'], /Unknown option '--nope'/],
+    [['trace', '--', 'cat'], /--out FILE is required/],
+    [['trace', '--out', 'x'], /give the runtime command after --/],
+    [
+      ['trace', '--out', 'x', '--max-frame-bytes', 'lots', '--', 'cat'],
+      /--max-frame-bytes must be an integer/,
+    ],
+    [['inspect', '--provider', 'echo', '--', 'cat'], /--provider and --model together/],
+    [['view'], /give the trace file/],
+    [['frobnicate'], /unknown verb "frobnicate"/],
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('view refuses a file that is not a trace, and a newer format version', async () => {
+    const dir = tempDir();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'plain.ndjson'), '{"jsonrpc":"2.0"}\n');
+    writeFileSync(
+      join(dir, 'future.ndjson'),
+      '{"type":"header","format":"dsh-sdk-trace","version":99}\n',
+    );
+    const plain = await runCli(['view', join(dir, 'plain.ndjson'), '--out', join(dir, 'x.html')]);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/is not a trace/);
+    const future = await runCli(['view', join(dir, 'future.ndjson'), '--out', join(dir, 'x.html')]);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/format version 99/);
+  });
+});
+
+describe('dsh-sdk trace stands in for the runtime', () => {
+  test("exits with the runtime's exit code and passes its stderr through", async () => {
+    const trace = join(tempDir(), 't.ndjson');
+    const run = await runCli([
+      'trace',
+      '--out',
+      trace,
+      '--',
+      'sh',
+      '-c',
+      'echo "from the runtime" >&2; exit 7',
+    ]);
+    expect(run.code).toBe(7);
+    expect(run.stderr).toContain('from the runtime');
+    expect(readTraceFile(trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 7, signal: null });
+  });
+
+  test("stdin's end reaches the runtime", async () => {
+    const trace = join(tempDir(), 't.ndjson');
+    // `cat` exits only when its stdin ends.
+    const run = await runCli(['trace', '--out', trace, '--', 'cat'], {
+      chunks: [Buffer.from('{}\n')],
+    });
+    expect(run.code).toBe(0);
+    expect(readTraceFile(trace).map((r) => r.type)).toEqual([
+      'header',
+      'frame',
+      'end-of-stream',
+      'frame',
+      'end-of-stream',
+      'exit',
+    ]);
+  });
+
+  test('forwards a signal to the runtime and dies of it as the runtime did', async () => {
+    const dir = tempDir();
+    const trace = join(dir, 't.ndjson');
+    const script =
+      'trap "echo got-TERM >&2; trap - TERM; kill -TERM $$" TERM; echo ready >&2; while :; do sleep 0.05; done';
+    const run = await runCli(['trace', '--out', trace, '--', 'sh', '-c', script], {
+      keepStdinOpen: true,
+      onStart: (child) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('ready')) child.kill('SIGTERM');
+        });
+      },
+    });
+    expect(run.stderr).toContain('got-TERM');
+    expect(run.signal).toBe('SIGTERM');
+    expect(readTraceFile(trace).at(-1)).toMatchObject({
+      type: 'exit',
+      exitCode: null,
+      signal: 'SIGTERM',
+    });
+  });
+
+  test('a runtime that cannot start is exit 127 with a message', async () => {
+    const run = await runCli([
+      'trace',
+      '--out',
+      join(tempDir(), 't.ndjson'),
+      '--',
+      '/nonexistent/runtime',
+    ]);
+    expect(run.code).toBe(127);
+    expect(run.stderr).toMatch(/cannot start \/nonexistent\/runtime/);
+  });
+
+  test.each([
+    ['TypeScript', TS_RUNTIME],
+    ['Python', PY_RUNTIME],
+  ])(
+    "serves as a client's runtime command: a delegate turn against the %s reference runtime, recorded without findings",
+    async (_name, runtime) => {
+      const trace = join(tempDir(), 'delegate.trace.ndjson');
+      const child = spawn(DSH_SDK, ['trace', '--out', trace, '--', runtime], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('close', (code) => resolve(code)),
+      );
+      const transport = new JsonRpcLineTransport({ input: child.stdout, output: child.stdin });
+      const peer = new HarnessSdkClientPeer(transport.start());
+      const events: SessionEventNotification[] = [];
+      peer.onSessionEvent((params) => void events.push(params));
+      const idle = new Promise<void>((resolve) =>
+        peer.onSessionStatus(({ sessionId, status }) => {
+          if (sessionId === 's1' && status === 'idle') resolve();
+        }),
+      );
+      await peer.initialize({ cwd: process.cwd(), provider: 'echo', model: 'echo-1' });
+      await peer.sessionPrompt({
+        sessionId: 's1',
+        contentBlocks: [{ type: 'text', text: '/delegate say hi' }],
+      });
+      await idle;
+      await peer.shutdown();
+      expect(await exited).toBe(0);
+      expect(stderr).toBe('');
+
+      const records = readTraceFile(trace);
+      const frames = framesOf(records);
+      expect(records.filter((r) => r.type === 'finding')).toEqual([]);
+      expect(frames.flatMap((f) => f.findings ?? [])).toEqual([]);
+      // Every frame the client saw is in the trace, in order.
+      const recordedEvents = frames
+        .filter((f) => f.method === Method.sessionEvent)
+        .map((f) => (f.json as { params: SessionEventNotification }).params);
+      expect(recordedEvents).toEqual(events);
+      expect(frames.filter((f) => f.method === Method.subagentStarted)).toHaveLength(1);
+      // Each response answers its request, with a latency.
+      const responses = frames.filter((f) => f.kind === 'result');
+      expect(responses.map((f) => f.method)).toEqual([
+        Method.initialize,
+        Method.sessionPrompt,
+        Method.shutdown,
+      ]);
+      for (const response of responses) {
+        expect(frames.find((f) => f.seq === response.request)?.id).toBe(response.id);
+        expect(response.latencyMs).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
+});
+
+describe("the README's dsh-sdk commands", () => {
+  // Run as written, from a directory whose bin/ is the repository's.
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Seeing the traffic'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  const commands = block
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) =>
+      line
+        .replace(/\s+#.*$/, '')
+        .trim()
+        .split(/\s+/),
+    );
+  const byVerb = (verb: string): string[] => commands.find((c) => c[1] === verb)!;
+
+  test('are the three verbs, each from bin/', () => {
+    expect(commands.map((c) => [c[0], c[1]])).toEqual([
+      ['bin/dsh-sdk', 'inspect'],
+      ['bin/dsh-sdk', 'trace'],
+      ['bin/dsh-sdk', 'view'],
+    ]);
+  });
+
+  test('run: inspect serves its page, trace records a conversation, view writes the page', async () => {
+    const dir = tempDir();
+    symlinkSync(join(REPO_ROOT, 'bin'), join(dir, 'bin'));
+    const [program, ...args] = byVerb('inspect');
+    const inspect = spawn(program!, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const inspectExit = new Promise<number | null>((resolve) => inspect.on('close', resolve));
+    const url = await new Promise<string>((resolve) =>
+      createInterface({ input: inspect.stdout! }).once('line', resolve),
+    );
+    const status = await new Promise<number>((resolve) =>
+      get(url, (res) => (res.resume(), resolve(res.statusCode ?? 0))),
+    );
+    expect(status).toBe(200);
+    inspect.kill('SIGTERM');
+    expect(await inspectExit).toBe(0);
+
+    const [traceProgram, ...traceArgs] = byVerb('trace');
+    const conversation = [
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}',
+      '{"jsonrpc":"2.0","id":2,"method":"shutdown"}',
+    ];
+    const trace = spawn(traceProgram!, traceArgs, { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+    trace.stdout!.resume();
+    trace.stdin!.end(conversation.map((l) => `${l}\n`).join(''));
+    expect(await new Promise((resolve) => trace.on('close', resolve))).toBe(0);
+    const recorded = framesOf(readTraceFile(join(dir, 'run.trace.ndjson')));
+    expect(recorded.map((f) => [f.dir, f.kind])).toEqual([
+      ['clientToServer', 'request'],
+      ['clientToServer', 'request'],
+      ['serverToClient', 'result'],
+      ['serverToClient', 'result'],
+    ]);
+
+    const [viewProgram, ...viewArgs] = byVerb('view');
+    const view = spawn(viewProgram!, viewArgs, { cwd: dir, stdio: 'inherit' });
+    expect(await new Promise((resolve) => view.on('close', resolve))).toBe(0);
+    expect(existsSync(join(dir, 'run.html'))).toBe(true);
+    expect(readFileSync(join(dir, 'run.html'), 'utf8')).toContain('"format":"dsh-sdk-trace"');
+  });
+});
+
+describe('dsh-sdk view without --out', () => {
+  test('serves the page on 127.0.0.1 to requests with its token, until interrupted', async () => {
+    const dir = tempDir();
+    const trace = join(dir, 'run.trace.ndjson');
+    const recorded = await runCli(['trace', '--out', trace, '--', 'cat'], {
+      chunks: [
+        Buffer.from(
+          '{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"}}\n',
+        ),
+      ],
+    });
+    expect(recorded.code).toBe(0);
+    const view = spawn(DSH_SDK, ['view', trace], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => view.on('close', resolve));
+    const url = new URL(
+      await new Promise<string>((resolve) =>
+        createInterface({ input: view.stdout! }).once('line', resolve),
+      ),
+    );
+    expect(url.hostname).toBe('127.0.0.1');
+    const fetchPage = (target: URL): Promise<{ status: number; body: string }> =>
+      new Promise((resolve) =>
+        get(target, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        }),
+      );
+    const page = await fetchPage(url);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('"sessionId":"s"');
+    const withoutToken = new URL(url);
+    withoutToken.search = '';
+    expect((await fetchPage(withoutToken)).status).toBe(403);
+    view.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});

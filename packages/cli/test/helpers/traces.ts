@@ -1,0 +1,117 @@
+// Traces for the viewer's tests, recorded by bin/dsh-sdk trace from the real reference runtimes.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { HarnessSdkClientPeer, JsonRpcLineTransport } from '@dsh-sdk/protocol';
+import type { SessionPromptParams } from '@dsh-sdk/protocol';
+import { DSH_SDK, runCli, tempDir } from './cli.js';
+
+/**
+ * Runs a client (the generated client peer) through the proxy: initialize, the prompts (each
+ * awaited to its session's idle), shutdown. Returns the trace's path.
+ */
+export async function recordConversation(
+  runtime: string,
+  prompts: readonly SessionPromptParams[],
+  name: string,
+): Promise<string> {
+  const trace = join(tempDir(), `${name}.trace.ndjson`);
+  const child = spawn(DSH_SDK, ['trace', '--out', trace, '--', runtime], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  const peer = new HarnessSdkClientPeer(
+    new JsonRpcLineTransport({ input: child.stdout, output: child.stdin }).start(),
+  );
+  const waiting = new Map<string, () => void>();
+  peer.onSessionStatus(({ sessionId, status }) => {
+    if (status === 'idle') waiting.get(sessionId)?.();
+  });
+  await peer.initialize({ cwd: '/work', provider: 'echo', model: 'echo-1' });
+  await Promise.all(
+    prompts.map(async (prompt) => {
+      const idle = new Promise<void>((resolve) => waiting.set(prompt.sessionId, resolve));
+      await peer.sessionPrompt(prompt);
+      await idle;
+    }),
+  );
+  await peer.shutdown();
+  const code = await exited;
+  if (code !== 0) throw new Error(`the proxy exited ${code}`);
+  return trace;
+}
+
+/** A delegate turn: the parent's tool call, the child's whole turn, the parent's reply. */
+export function recordDelegateTrace(runtime: string): Promise<string> {
+  return recordConversation(
+    runtime,
+    [{ sessionId: 's1', contentBlocks: [{ type: 'text', text: '/delegate hello child' }] }],
+    'delegate',
+  );
+}
+
+/**
+ * A burst: `sessions` sessions prompted at once with a text the runtime replies to in `pieces`
+ * chunks each, so the trace holds about sessions × pieces frames.
+ */
+export function recordBurstTrace(
+  runtime: string,
+  sessions: number,
+  pieces: number,
+): Promise<string> {
+  // The reply is "Echo: " + the text, cut every 16 code points.
+  const text = 'x'.repeat(16 * pieces - 'Echo: '.length);
+  const prompts = Array.from({ length: sessions }, (_, i) => ({
+    sessionId: `burst-${i}`,
+    contentBlocks: [{ type: 'text' as const, text }],
+  }));
+  return recordConversation(runtime, prompts, 'burst');
+}
+
+/**
+ * Invalid traffic, sent raw: an initialize breaking the schema, lines that are not JSON (one that
+ * would end the page's script element if embedded unescaped), a prompt
+ * missing its content, then a valid conversation. Each request's answer is awaited in turn.
+ */
+export async function recordInvalidTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'invalid.trace.ndjson');
+  const lines = [
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1","maxTokens":0}}',
+    'this is not json',
+    '</script><script>document.title = "escaped"</script>',
+    '{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}',
+    '{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1"}}',
+    '{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","contentBlocks":[{"type":"text","text":"fine"}]}}',
+  ];
+  let answered = 0;
+  let release: () => void = () => {};
+  const run = runCli(['trace', '--quiet', '--out', trace, '--', runtime], {
+    keepStdinOpen: true,
+    onStart: (child) => {
+      const out = createInterface({ input: child.stdout! });
+      out.on('line', (line) => {
+        const message = JSON.parse(line) as { id?: number; params?: { status?: string } };
+        if (message.id !== undefined) answered += 1;
+        if (answered === 4 && message.params?.status === 'idle') release();
+      });
+      void (async () => {
+        for (const line of lines) child.stdin!.write(`${line}\n`);
+        await new Promise<void>((resolve) => (release = resolve));
+        child.stdin!.end('{"jsonrpc":"2.0","id":5,"method":"shutdown"}\n');
+      })();
+    },
+  });
+  const result = await run;
+  if (result.code !== 0) throw new Error(`the proxy exited ${result.code}: ${result.stderr}`);
+  return trace;
+}
+
+/** Renders a trace's page with `dsh-sdk view --out`. */
+export async function viewTrace(trace: string): Promise<string> {
+  const html = trace.replace(/\.ndjson$/, '.html');
+  const run = await runCli(['view', trace, '--out', html]);
+  if (run.code !== 0) throw new Error(`dsh-sdk view failed: ${run.stderr}`);
+  return html;
+}

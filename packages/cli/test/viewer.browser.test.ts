@@ -1,0 +1,333 @@
+// dsh-sdk view in a real headless Chromium: recorded traces (a delegate turn from each reference
+// runtime, invalid frames, a 100,000-frame burst) opened from the self-contained HTML file, and
+// checked element by element. A console error fails the test.
+import { cpus, loadavg } from 'node:os';
+import type { Page } from 'playwright-core';
+import { Method } from '@dsh-sdk/protocol';
+import type { TraceFrame } from '@dsh-sdk/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { errorsOf, launchBrowser } from './helpers/browser.js';
+import type { TestBrowser } from './helpers/browser.js';
+import { framesOf, PY_RUNTIME, readTraceFile, TS_RUNTIME } from './helpers/cli.js';
+import {
+  recordBurstTrace,
+  recordDelegateTrace,
+  recordInvalidTrace,
+  viewTrace,
+} from './helpers/traces.js';
+
+let browser: TestBrowser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  for (const page of pages.splice(0)) {
+    const errors = errorsOf(page);
+    await page.close();
+    expect(errors).toEqual([]);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(html: string): Promise<Page> {
+  const page = await browser.newPage();
+  pages.push(page);
+  await page.goto(`file://${html}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  expect(await page.isHidden('#banner')).toBe(true);
+  return page;
+}
+
+const shown = async (page: Page): Promise<number> =>
+  Number(await page.getAttribute('#stats', 'data-shown'));
+const visibleCells = (page: Page, cell: string): Promise<string[]> =>
+  page.$$eval(`#list .vl-row:not([hidden]) .c-${cell}`, (nodes) =>
+    nodes.map((n) => n.textContent ?? ''),
+  );
+const fact = (page: Page, name: string): Promise<string | null> =>
+  page.textContent(`#detail [data-fact="${name}"] dd`);
+
+function params(frame: TraceFrame): Record<string, unknown> {
+  return ((frame.json as { params?: Record<string, unknown> }).params ?? {}) as Record<
+    string,
+    unknown
+  >;
+}
+
+function lastAssistantText(frames: readonly TraceFrame[], sessionId: string): string {
+  const messages = frames.filter((f) => {
+    const event = params(f)['event'] as { type?: string } | undefined;
+    return (
+      f.method === Method.sessionEvent &&
+      params(f)['sessionId'] === sessionId &&
+      event?.type === 'assistant/message'
+    );
+  });
+  const event = params(messages.at(-1)!)['event'] as {
+    data: { message: { content: { text: string }[] } };
+  };
+  return event.data.message.content.map((b) => b.text).join('\n');
+}
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('a delegate turn recorded from the %s reference runtime', (_name, runtime) => {
+  let html: string;
+  let frames: TraceFrame[];
+  beforeAll(async () => {
+    const trace = await recordDelegateTrace(runtime);
+    frames = framesOf(readTraceFile(trace));
+    html = await viewTrace(trace);
+  });
+
+  test('lanes: the connection, the session, and its child nested under it', async () => {
+    const page = await open(html);
+    expect(Number(await page.getAttribute('#stats', 'data-frames'))).toBe(frames.length);
+    const lanes = await page.$$eval('.tl-labels [data-session]', (nodes) =>
+      nodes.map((n) => ({
+        id: (n as HTMLElement).dataset['session'],
+        child: n.classList.contains('tl-child'),
+      })),
+    );
+    expect(lanes).toEqual([
+      { id: '', child: false },
+      { id: 's1', child: false },
+      { id: 's1/child1', child: true },
+    ]);
+    const spans = (session: string) =>
+      page.$$eval(`.tl-lane[data-session="${session}"] .tl-span`, (nodes) =>
+        nodes.map(
+          (n) =>
+            `${(n as HTMLElement).dataset['kind']}:${n.classList.contains('tl-ok') ? 'ok' : 'not-ok'}`,
+        ),
+      );
+    expect((await spans('s1')).sort()).toEqual(['step:ok', 'subagent:ok', 'tool:ok', 'turn:ok']);
+    expect((await spans('s1/child1')).sort()).toEqual(['step:ok', 'turn:ok']);
+    expect(await spans('')).toEqual(['request:ok', 'request:ok']);
+    expect(await page.getAttribute('.tl-lane[data-session="s1"] .tl-subagent', 'title')).toMatch(
+      /^s1\/child1 · /,
+    );
+  });
+
+  test("a session's detail shows the assistant text as it streamed, and the tool call", async () => {
+    const page = await open(html);
+    await page.click('.tl-label[data-session="s1"]');
+    expect(await page.getAttribute('#detail', 'data-showing')).toBe('session:s1');
+    expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
+      lastAssistantText(frames, 's1'),
+    );
+    expect(await page.textContent('#detail .tool strong')).toBe('tool delegate');
+    expect(await page.textContent('#detail .tool-result')).toBe(
+      `→ ${lastAssistantText(frames, 's1/child1')}`,
+    );
+    await page.click('.tl-label[data-session="s1/child1"]');
+    // Clicking a lane zooms the timeline onto its activity: the child's turn is in view, magnified.
+    const { turn, tracks, inner } = await page.evaluate(() => {
+      const rect = (selector: string) =>
+        document.querySelector(selector)!.getBoundingClientRect().toJSON() as DOMRect;
+      return {
+        turn: rect('.tl-lane[data-session="s1/child1"] .tl-turn'),
+        tracks: rect('.tl-tracks'),
+        inner: rect('.tl-inner'),
+      };
+    });
+    expect(inner.width).toBeGreaterThan(tracks.width * 1.5);
+    expect(turn.left).toBeGreaterThanOrEqual(tracks.left);
+    expect(turn.left).toBeLessThan(tracks.right);
+    expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
+      lastAssistantText(frames, 's1/child1'),
+    );
+  });
+
+  test('a request and its response are linked, with the latency', async () => {
+    const page = await open(html);
+    const prompt = frames.find((f) => f.kind === 'request' && f.method === Method.sessionPrompt)!;
+    const response = frames.find((f) => f.request === prompt.seq)!;
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(prompt)}"]`);
+    expect(await fact(page, 'method')).toBe(Method.sessionPrompt);
+    expect(await fact(page, 'session')).toBe('s1');
+    expect(JSON.parse((await page.textContent('[data-testid="frame-json"]'))!)).toEqual(
+      prompt.json,
+    );
+    await page.click('#detail [data-fact="answered by"] button');
+    expect(await page.getAttribute('#detail', 'data-showing')).toBe(`frame:${response.seq}`);
+    expect(await fact(page, 'kind')).toBe('result');
+    expect(await fact(page, 'latency')).toMatch(
+      new RegExp(`^${response.latencyMs!.toFixed(1)} ms|^${response.latencyMs!.toFixed(3)} ms`),
+    );
+    expect(await page.$eval('.vl-row.selected .c-seq', (n) => n.textContent)).toBe(
+      String(response.seq),
+    );
+  });
+
+  test('filters by method, session (with its children) and event type, and search', async () => {
+    const page = await open(html);
+    await page.selectOption('#filter-method', Method.sessionStatus);
+    expect(await shown(page)).toBe(frames.filter((f) => f.method === Method.sessionStatus).length);
+    expect(new Set(await visibleCells(page, 'method'))).toEqual(new Set([Method.sessionStatus]));
+    await page.selectOption('#filter-method', '');
+
+    await page.selectOption('#filter-session', 's1');
+    const inTree = frames.filter((f) => {
+      const p = params(f);
+      const session = p['sessionId'] ?? p['parentSessionId'];
+      return (
+        session === 's1' ||
+        session === 's1/child1' ||
+        (f.kind === 'result' && f.method === Method.sessionPrompt)
+      );
+    });
+    expect(await shown(page)).toBe(inTree.length);
+    await page.selectOption('#filter-session', 's1/child1');
+    expect(new Set(await visibleCells(page, 'session'))).toEqual(new Set(['s1/child1']));
+    await page.selectOption('#filter-session', '');
+
+    await page.selectOption('#filter-event', 'assistant/chunk');
+    const chunks = frames.filter(
+      (f) => (params(f)['event'] as { type?: string } | undefined)?.type === 'assistant/chunk',
+    );
+    expect(await shown(page)).toBe(chunks.length);
+    await page.selectOption('#filter-event', '');
+
+    await page.fill('#search', 'TOOL/RESULT');
+    await page.waitForFunction(
+      () => document.querySelector('#stats')?.getAttribute('data-shown') === '1',
+    );
+    expect(await visibleCells(page, 'method')).toEqual(['tool/result']);
+  });
+});
+
+describe('invalid frames', () => {
+  let html: string;
+  let frames: TraceFrame[];
+  beforeAll(async () => {
+    const trace = await recordInvalidTrace(TS_RUNTIME);
+    frames = framesOf(readTraceFile(trace));
+    html = await viewTrace(trace);
+  });
+
+  test('are marked in the list and on the timeline, with their violations in the detail', async () => {
+    const page = await open(html);
+    const invalid = frames.filter((f) => (f.findings ?? []).length > 0);
+    expect(invalid.map((f) => f.findings!.map((x) => x.reason))).toEqual([
+      ['invalid-params'],
+      ['invalid-json'],
+      ['invalid-json'],
+      ['invalid-params'],
+    ]);
+    expect(Number(await page.getAttribute('#stats', 'data-invalid'))).toBe(invalid.length);
+    expect(
+      await page.$$eval('#list .vl-row.invalid .c-seq', (n) => n.map((x) => Number(x.textContent))),
+    ).toEqual(invalid.map((f) => f.seq));
+    expect(await page.locator('.tl-invalid').count()).toBeGreaterThan(0);
+
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(invalid[0]!)}"]`);
+    expect(await page.textContent('#detail .finding strong')).toBe('invalid-params');
+    expect(await page.getAttribute('#detail .violations li', 'data-pointer')).toBe('/maxTokens');
+
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(invalid[1]!)}"]`);
+    expect(await page.textContent('#detail .finding strong')).toBe('invalid-json');
+    expect(await page.textContent('#detail pre.json')).toBe('this is not json');
+
+    // A line holding </script> shows as text: the page embedded it without ending its script.
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(invalid[2]!)}"]`);
+    expect(await page.textContent('#detail pre.json')).toBe(
+      '</script><script>document.title = "escaped"</script>',
+    );
+    expect(await page.title()).not.toBe('escaped');
+
+    await page.check('#filter-invalid');
+    expect(await shown(page)).toBe(invalid.length);
+    await page.click('.tl-invalid');
+    expect(await page.getAttribute('#detail', 'data-showing')).toMatch(/^frame:/);
+  });
+});
+
+describe('a 100,000-frame burst', () => {
+  let html: string;
+  let frameCount: number;
+  beforeAll(async () => {
+    const trace = await recordBurstTrace(TS_RUNTIME, 10, 10_000);
+    frameCount = framesOf(readTraceFile(trace)).length;
+    html = await viewTrace(trace);
+  });
+
+  test('opens, renders only the rows in view, and scrolls to the end', async () => {
+    expect(frameCount).toBeGreaterThanOrEqual(100_000);
+    const page = await open(html);
+    expect(Number(await page.getAttribute('#stats', 'data-frames'))).toBe(frameCount);
+    const firstRender = await page.evaluate(() => {
+      const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+      return { parsed: mark('dsh:parsed'), firstRender: mark('dsh:first-render') };
+    });
+    // Scroll through the whole list, a screenful and a half per frame, timing each frame.
+    const scroll = await page.evaluate(async () => {
+      const list = document.getElementById('list')!;
+      const stats = (
+        window as unknown as {
+          dshViewer: { renderStats: { count: number; totalMs: number; maxMs: number } };
+        }
+      ).dshViewer.renderStats;
+      Object.assign(stats, { count: 0, totalMs: 0, maxMs: 0 });
+      const longTasks: number[] = [];
+      const observer = new PerformanceObserver((entries) => {
+        for (const entry of entries.getEntries()) longTasks.push(entry.duration);
+      });
+      observer.observe({ type: 'longtask', buffered: false });
+      const frames: number[] = [];
+      let last = performance.now();
+      const step = list.clientHeight * 1.5;
+      while (list.scrollTop + list.clientHeight < list.scrollHeight - 1) {
+        list.scrollTop += step;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+        if (frames.length >= 240) break;
+      }
+      observer.disconnect();
+      frames.sort((a, b) => a - b);
+      const at = (q: number) => frames[Math.min(frames.length - 1, Math.floor(q * frames.length))]!;
+      return {
+        frames: frames.length,
+        median: at(0.5),
+        p95: at(0.95),
+        max: frames.at(-1)!,
+        longTasks,
+        renderMean: stats.totalMs / stats.count,
+        renderMax: stats.maxMs,
+      };
+    });
+    console.log(
+      `100k-frame viewer: ${frameCount} frames, parsed at ${firstRender.parsed.toFixed(0)} ms, first render at ${firstRender.firstRender.toFixed(0)} ms after navigation start; ` +
+        `scroll: ${scroll.frames} frames, frame time median ${scroll.median.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms, long tasks ${scroll.longTasks.length}; ` +
+        `rows rendered in ${scroll.renderMean.toFixed(2)} ms on average (max ${scroll.renderMax.toFixed(1)} ms); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    );
+    expect(await page.locator('#list .vl-row').count()).toBeLessThan(150);
+    // Jump to the end: the last frame is there.
+    await page.$eval('#list', (list) => (list.scrollTop = list.scrollHeight));
+    await page.waitForFunction(
+      (last) =>
+        [...document.querySelectorAll('#list .vl-row:not([hidden]) .c-seq')].some(
+          (n) => n.textContent === last,
+        ),
+      String(frameCount - 1),
+    );
+    // Search across every frame.
+    await page.fill('#search', '"sessionid":"burst-7"');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#stats')?.getAttribute('data-shown') !== String(0) &&
+        document.querySelector('#stats')?.getAttribute('data-shown') !==
+          document.querySelector('#stats')?.getAttribute('data-frames'),
+    );
+    const sessions = await visibleCells(page, 'session');
+    expect(sessions.length).toBeGreaterThan(10);
+    expect(new Set(sessions)).toEqual(new Set(['burst-7']));
+  });
+});

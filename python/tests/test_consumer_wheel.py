@@ -1,0 +1,203 @@
+"""The package as a consumer gets it: a wheel and an sdist built with `python -m build`, checked
+with `twine check`, the wheel installed into a fresh venv outside the repository (no source
+tree), then the README's Python examples run there and a typed snippet passes `mypy --strict`
+against the installed package. Runs under every interpreter `pnpm test:py` uses."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dsh_sdk import SERVER_NAME, Method
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+README = PYTHON_DIR.parent / "README.md"
+GEN_DIR = PYTHON_DIR / "src" / "dsh_sdk" / "_gen"
+# A 1x1 PNG: the README examples prompt with `image_from_file("cat.png")`.
+CAT_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2d9e7d70000000049454e44ae426082"
+)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Consumer:
+    """Where the built distributions and the fresh venv that installed the wheel are."""
+
+    dist: Path
+    venv: Path
+    project: Path
+
+    @property
+    def python(self) -> Path:
+        return self.venv / "bin" / "python"
+
+    def distribution(self, suffix: str) -> Path:
+        [found] = self.dist.glob(f"*{suffix}")
+        return found
+
+
+def run(*command: str | Path, cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """Runs a command to completion; fails the test with its output if it fails."""
+    done = subprocess.run(
+        [str(part) for part in command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, f"{command} exited {done.returncode}:\n{done.stdout}{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def consumer(tmp_path_factory: pytest.TempPathFactory) -> Consumer:
+    root = tmp_path_factory.mktemp("consumer")
+    dist = root / "dist"
+    run(sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", dist, PYTHON_DIR, cwd=root)
+    venv = root / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=root)
+    found = Consumer(dist=dist, venv=venv, project=root / "project")
+    run(found.python, "-m", "pip", "install", "--quiet", found.distribution(".whl"), cwd=root)
+    found.project.mkdir()
+    (found.project / "cat.png").write_bytes(CAT_PNG)
+    return found
+
+
+def readme_examples(language: str) -> list[str]:
+    """The README's code blocks tagged `consumer-example` in `language`, in order."""
+    pattern = rf"^```{language} consumer-example\n(.*?)^```"
+    return re.findall(pattern, README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+
+
+def test_twine_accepts_both_distributions(consumer: Consumer) -> None:
+    wheel, sdist = consumer.distribution(".whl"), consumer.distribution(".tar.gz")
+    run(sys.executable, "-m", "twine", "check", "--strict", wheel, sdist, cwd=consumer.dist)
+
+
+def test_the_wheel_holds_the_typing_marker_every_generated_module_and_the_schema(
+    consumer: Consumer,
+) -> None:
+    names = set(zipfile.ZipFile(consumer.distribution(".whl")).namelist())
+    generated = {f"dsh_sdk/_gen/{path.name}" for path in GEN_DIR.iterdir() if path.is_file()}
+    assert "dsh_sdk/_gen/protocol.schema.json" in generated
+    assert generated <= names
+    assert "dsh_sdk/py.typed" in names
+    assert not any(name.startswith(("tests/", "bench/")) for name in names)
+
+
+def test_the_sdist_holds_the_sources_and_the_generated_modules(consumer: Consumer) -> None:
+    with tarfile.open(consumer.distribution(".tar.gz")) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    generated = {f"src/dsh_sdk/_gen/{path.name}" for path in GEN_DIR.iterdir() if path.is_file()}
+    assert generated <= names
+    assert {"pyproject.toml", "src/dsh_sdk/py.typed", "README.md"} <= names
+
+
+def test_the_installed_package_comes_from_the_venv_not_the_source_tree(consumer: Consumer) -> None:
+    done = run(
+        consumer.python, "-c", "import dsh_sdk; print(dsh_sdk.__file__)", cwd=consumer.project
+    )
+    location = Path(done.stdout.strip())
+    assert location.is_relative_to(consumer.venv)
+
+
+def test_the_runtime_command_is_on_the_venv_path_and_answers_the_handshake(
+    consumer: Consumer,
+) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": Method.INITIALIZE,
+        "params": {"cwd": str(consumer.project), "provider": "echo", "model": "echo-1"},
+    }
+    # stdin ends after the request: the runtime answers, then exits 0 (WIRE: end of stdin).
+    done = subprocess.run(
+        [consumer.venv / "bin" / "dsh-sdk-runtime-py"],
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    [answer] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answer["id"] == 1
+    assert answer["result"]["serverInfo"]["name"] == SERVER_NAME
+
+
+@pytest.mark.parametrize("index", range(len(readme_examples("python"))))
+def test_the_readme_python_example_runs_against_the_installed_package(
+    consumer: Consumer, index: int
+) -> None:
+    script = consumer.project / f"readme_example_{index}.py"
+    script.write_text(readme_examples("python")[index], encoding="utf-8")
+    done = run(consumer.python, script, cwd=consumer.project, timeout=60)
+    # Each example prints the run's final response (the echo agent echoes the prompt).
+    assert "Echo: " in done.stdout, done.stdout
+
+
+def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[str]:
+    snippet = consumer.project / "typed_snippet.py"
+    snippet.write_text(source, encoding="utf-8")
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--python-executable",
+            str(consumer.python),
+            "--cache-dir",
+            str(consumer.project / ".mypy_cache"),
+            snippet.name,
+        ],
+        cwd=consumer.project,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+TYPED_SNIPPET = """
+from dsh_sdk import InitializeParams, SessionStatusNotification
+from dsh_sdk.client import HarnessClient, RunResult
+
+
+async def finish_reason(route: InitializeParams) -> str | None:
+    async with await HarnessClient.spawn(initialize=route) as client:
+        result: RunResult = await client.run("hi")
+        return result.finish_reason
+
+
+def is_idle(notification: SessionStatusNotification) -> bool:
+    return notification.status == "idle"
+"""
+
+
+def test_a_typed_snippet_and_the_readme_examples_pass_mypy_strict_against_the_wheel(
+    consumer: Consumer,
+) -> None:
+    for source in [TYPED_SNIPPET, *readme_examples("python")]:
+        done = mypy_strict(consumer, source)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_sees_the_installed_types_a_wrong_field_type_fails(consumer: Consumer) -> None:
+    done = mypy_strict(
+        consumer,
+        "from dsh_sdk import InitializeParams\n"
+        "InitializeParams(cwd='.', provider='echo', model='echo-1', max_tokens='many')\n",
+    )
+    assert done.returncode == 1
+    assert 'Argument "max_tokens" to "InitializeParams" has incompatible type "str"' in done.stdout
