@@ -15,14 +15,15 @@ interface VectorFrame {
   /** `folder/case.ndjson:line`. */
   readonly where: string;
   readonly frame: Json;
+  /** The line sent: the vector's own text with the id renamed, so a number that JSON.parse cannot hold (`1e400`) goes as written. */
+  readonly text: string;
   readonly method: MethodInfo;
   readonly side: 'client' | 'server';
   /** For invalid/ cases: the pointers the vector expects. */
   readonly pointers?: readonly string[];
 }
 
-const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const METHOD_BY_FOLDER = new Map(METHODS.map((m) => [kebab(m.name), m]));
+const METHOD_BY_FOLDER = new Map(METHODS.map((m) => [m.kebabName, m]));
 const METHOD_BY_WIRE = new Map<string, MethodInfo>(METHODS.map((m) => [m.wireName, m]));
 
 function files(dir: string): string[] {
@@ -56,6 +57,7 @@ function collectFrames(): { frames: VectorFrame[]; setup: Json[] } {
         .filter((l) => l !== '')
         .forEach((text, i) => {
           const frame = JSON.parse(text) as Json;
+          const originalId = frame['id'];
           const fresh = (id: unknown): number | string =>
             typeof id === 'string' ? `v${next++}` : next++;
           let method: MethodInfo | undefined;
@@ -83,6 +85,7 @@ function collectFrames(): { frames: VectorFrame[]; setup: Json[] } {
           frames.push({
             where: `${name}:${i + 1}`,
             frame,
+            text: withId(text, originalId, frame['id']),
             method,
             side,
             ...(Array.isArray(expectation['pointers'])
@@ -93,6 +96,15 @@ function collectFrames(): { frames: VectorFrame[]; setup: Json[] } {
     }
   }
   return { frames, setup };
+}
+
+/** `text` with its top-level id `from` replaced by `to`, checked by parsing it back. */
+function withId(text: string, from: unknown, to: unknown): string {
+  if (from === undefined) return text;
+  const renamed = text.replace(`"id":${JSON.stringify(from)}`, `"id":${JSON.stringify(to)}`);
+  if ((JSON.parse(renamed) as Json)['id'] !== to)
+    throw new Error(`cannot rename the id in ${text}`);
+  return renamed;
 }
 
 /** What the generated validator says of the value the frame carries. */
@@ -120,12 +132,12 @@ let recorded: Map<string, TraceFrame>;
 beforeAll(async () => {
   const dir = tempDir();
   const serverFrames = VECTOR_FRAMES.filter((v) => v.side === 'server');
-  const clientFrames = [
-    ...SETUP,
-    ...VECTOR_FRAMES.filter((v) => v.side === 'client').map((v) => v.frame),
+  const clientLines = [
+    ...SETUP.map((frame) => JSON.stringify(frame)),
+    ...VECTOR_FRAMES.filter((v) => v.side === 'client').map((v) => v.text),
   ];
   const script = join(dir, 'server.ndjson');
-  writeFileSync(script, serverFrames.map((v) => `${JSON.stringify(v.frame)}\n`).join(''));
+  writeFileSync(script, serverFrames.map((v) => `${v.text}\n`).join(''));
   const trace = join(dir, 'vectors.trace.ndjson');
   const run = await runCli(
     [
@@ -138,7 +150,7 @@ beforeAll(async () => {
       join(FIXTURES, 'scripted-runtime.mjs'),
       script,
     ],
-    { chunks: [Buffer.from(clientFrames.map((f) => `${JSON.stringify(f)}\n`).join(''))] },
+    { chunks: [Buffer.from(clientLines.map((line) => `${line}\n`).join(''))] },
   );
   expect(run.code).toBe(0);
   // The recorded frames, by the vector frame they carry (same direction, same JSON).

@@ -3,13 +3,14 @@
 // that records its own connection feed it the chunks they forward.
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId } from './classify.js';
-import { DEFAULT_MAX_FRAME_BYTES, IDL_VERSION } from './gen/constants.gen.js';
+import { DEFAULT_MAX_FRAME_BYTES, IDL_VERSION, MAX_NESTING_DEPTH } from './gen/constants.gen.js';
 import { METHODS } from './gen/methods.gen.js';
 import type { MethodInfo, MethodName } from './gen/methods.gen.js';
 import { METHOD_VALIDATORS } from './gen/validators.gen.js';
 import type { Validator } from './gen/validators.gen.js';
 import { LineReader } from './line-reader.js';
 import type { LineRejectionReason } from './line-reader.js';
+import { exceedsNestingDepth, readTopLevel, SHORT_LINE_CHARS } from './nesting.js';
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
 import type {
   TraceDirection,
@@ -221,10 +222,14 @@ export class TraceRecorder {
   }
 
   #acceptLine(dir: TraceDirection, text: string, line: number, bytes: number): void {
+    // The transports' order: too deep comes before anything else, a short line's only when it fails to parse.
+    if (text.length > SHORT_LINE_CHARS && exceedsNestingDepth(text))
+      return this.#acceptDeepLine(dir, text, line, bytes);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
+      if (exceedsNestingDepth(text)) return this.#acceptDeepLine(dir, text, line, bytes);
       const message = `the line is not JSON: ${error instanceof Error ? error.message : ''}`;
       const finding = { reason: 'invalid-json' as const, message };
       this.#writeFrame(dir, line, bytes, {}, [finding], `"text":${JSON.stringify(text)}`);
@@ -237,6 +242,25 @@ export class TraceRecorder {
     // bare `\r` (insignificant whitespace) would break readers that also split on `\r` (SSE).
     const json = text.includes('\r') ? JSON.stringify(value) : text;
     this.#writeFrame(dir, line, bytes, facts, findings, `"json":${json}`);
+  }
+
+  /**
+   * A line nested deeper than the limit, kept as text: the transports never parse it. A request
+   * whose top level reads is tracked, since the transport answers it (`-32600`).
+   */
+  #acceptDeepLine(dir: TraceDirection, text: string, line: number, bytes: number): void {
+    const message = `the line is nested deeper than ${MAX_NESTING_DEPTH} levels`;
+    const findings: TraceFinding[] = [{ reason: 'nesting-too-deep', message }];
+    const facts: FrameFacts = {};
+    const top = classifyMessage(readTopLevel(text));
+    if (top.kind === 'request') {
+      const { id, method } = top.message;
+      Object.assign(facts, { kind: 'request', method, id });
+      this.#track(dir, id, method, findings);
+    } else if (top.kind === 'notification') {
+      Object.assign(facts, { kind: 'notification', method: top.message.method });
+    }
+    this.#writeFrame(dir, line, bytes, facts, findings, `"text":${JSON.stringify(text)}`);
   }
 
   #check(dir: TraceDirection, value: unknown, facts: FrameFacts, findings: TraceFinding[]): void {
