@@ -21,6 +21,10 @@ let idl = '';
 let baseText = '';
 let firstRelease: ReturnType<typeof run>;
 
+// Each run spawns the CLI, which samples thousands of messages: about 2 s alone, several times that
+// on a loaded machine. A guard against a hang, not a speed check.
+const CLI_TIMEOUT = 120_000;
+
 function run(...args: string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8' });
   return { code: result.status, out: result.stdout, err: result.stderr };
@@ -56,7 +60,7 @@ beforeAll(() => {
   baseText = `${JSON.stringify({ $schema: './codegen/idl.schema.json', ...raw }, null, 2)}\n`;
   writeFileSync(idl, baseText);
   firstRelease = run('release', '--root', root);
-}, 30_000);
+}, CLI_TIMEOUT);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -78,7 +82,7 @@ describe('idl-gen release', () => {
     expect(again.err).toMatch(
       /protocol version 1 is not above the latest release \(1\): raise \/meta\/protocolVersion to 2/,
     );
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('refuses a version that breaks an earlier release, and writes nothing', () => {
     writeIdl((r) => {
@@ -91,7 +95,7 @@ describe('idl-gen release', () => {
     expect(result.err).toMatch(/BREAKING constraint-tightened \(breaks old clients\)/);
     expect(result.err).toMatch(/release: refused/);
     expect(existsSync(join(root, 'protocol/released/2.idl.json'))).toBe(false);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 });
 
 describe('idl-gen breaking against the released versions', () => {
@@ -102,7 +106,7 @@ describe('idl-gen breaking against the released versions', () => {
     expect(result.out).toMatch(/allow-list: protocol\/breaking-allow\.json, no entries/);
     expect(result.out).toMatch(/semantic cross-check: \d+ samples/);
     expect(result.out).toMatch(/breaking: ok, nothing breaks peers of protocol version 1/);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('names the rule, the side, both places, why and the fix; exits 1', () => {
     const edited = `\n\n${writeIdl(tighten)}`; // shifted, so the two files' lines differ
@@ -142,7 +146,7 @@ describe('idl-gen breaking against the released versions', () => {
       via: ['order params'],
       allowedBy: null,
     });
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('lets a deliberate break through the allow-list, and fails on an entry that allows nothing', () => {
     const entry = {
@@ -167,7 +171,7 @@ describe('idl-gen breaking against the released versions', () => {
     expect(stale.out).toContain(
       `allow-list entry allows nothing (against 1, constraint-tightened at ${entry.pointer})`,
     );
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('rejects an allow-list entry without a reason, at its line', () => {
     writeFileSync(
@@ -180,7 +184,7 @@ describe('idl-gen breaking against the released versions', () => {
     expect(result.err).toMatch(
       /protocol\/breaking-allow\.json:3:5 \/allow\/0: an entry needs a "reason"\n {2}fix: /,
     );
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('fails when a released file changed', () => {
     const path = join(root, 'protocol/released/1.idl.json');
@@ -191,7 +195,7 @@ describe('idl-gen breaking against the released versions', () => {
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/protocol\/released\/1\.idl\.json: changed after it was released/);
     expect(result.out).toMatch(/fix: restore it/);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 
   it('fails when a released file no longer loads with the current loader', () => {
     const path = join(root, 'protocol/released/1.idl.json');
@@ -209,7 +213,7 @@ describe('idl-gen breaking against the released versions', () => {
     );
     expect(result.out).toMatch(/unknown member "retired"/);
     expect(result.out).toMatch(/fix: the IDL format may only evolve additively/);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 });
 
 describe('idl-gen breaking --against OLD --idl NEW', () => {
@@ -230,7 +234,7 @@ describe('idl-gen breaking --against OLD --idl NEW', () => {
     );
     expect(fine.code, fine.out).toBe(0);
     expect(fine.out).toMatch(/compatible {2}constraint-loosened/);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 });
 
 describe('the command line', () => {
@@ -256,5 +260,5 @@ describe('the command line', () => {
       /unknown command 'breakin' \(commands: generate, summary, release, breaking\)/,
     );
     expect(run().err).toMatch(/missing command/);
-  }, 30_000);
+  }, CLI_TIMEOUT);
 });
