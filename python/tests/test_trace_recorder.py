@@ -17,7 +17,7 @@ from dsh_sdk.trace_recorder import TraceRecorder
 from tsx_support import tsx_path
 
 VECTORS: Final = Path(__file__).resolve().parents[2] / "test-vectors"
-DIRECTION_OF: Final = {info.wire_name: info.direction for info in METHODS}
+DIRECTION_OF: Final[dict[str, str]] = {info.wire_name: info.direction for info in METHODS}
 OTHER: Final = {"clientToServer": "serverToClient", "serverToClient": "clientToServer"}
 
 Step = dict[str, Any]
