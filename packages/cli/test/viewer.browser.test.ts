@@ -12,7 +12,9 @@ import { framesOf, PY_RUNTIME, readTraceFile, TS_RUNTIME } from './helpers/cli.j
 import {
   recordBurstTrace,
   recordDelegateTrace,
+  recordInterruptedTrace,
   recordInvalidTrace,
+  recordPythonClientTrace,
   viewTrace,
 } from './helpers/traces.js';
 
@@ -199,6 +201,83 @@ describe.each([
       () => document.querySelector('#stats')?.getAttribute('data-shown') === '1',
     );
     expect(await visibleCells(page, 'method')).toEqual(['tool/result']);
+  });
+});
+
+describe('a delegate turn recorded by the Python client itself (its trace option)', () => {
+  let html: string;
+  let frames: TraceFrame[];
+  beforeAll(async () => {
+    const trace = await recordPythonClientTrace();
+    const records = readTraceFile(trace);
+    expect(records[0]).toMatchObject({ type: 'header', recorder: 'dsh_sdk.client' });
+    expect(records.at(-1)).toMatchObject({ type: 'exit', exitCode: 0, findings: 0 });
+    frames = framesOf(records);
+    html = await viewTrace(trace);
+  });
+
+  test('renders every frame, the session and its child, without console errors', async () => {
+    const page = await open(html);
+    expect(Number(await page.getAttribute('#stats', 'data-frames'))).toBe(frames.length);
+    expect(Number(await page.getAttribute('#stats', 'data-invalid'))).toBe(0);
+    const lanes = await page.$$eval('.tl-labels [data-session]', (nodes) =>
+      nodes.map((n) => (n as HTMLElement).dataset['session']),
+    );
+    expect(lanes).toEqual(['', 's1', 's1/child1']);
+    await page.click('.tl-label[data-session="s1"]');
+    expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
+      lastAssistantText(frames, 's1'),
+    );
+  });
+});
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('an interrupted turn recorded from the %s reference runtime', (_name, runtime) => {
+  let html: string;
+  let frames: TraceFrame[];
+  beforeAll(async () => {
+    const trace = await recordInterruptedTrace(runtime);
+    frames = framesOf(readTraceFile(trace));
+    html = await viewTrace(trace);
+  });
+
+  test('the turn shows as ended aborted, and the interrupt as a request answered', async () => {
+    const turnEnd = frames.find(
+      (f) => (params(f)['event'] as { type?: string } | undefined)?.type === 'turn/end',
+    )!;
+    const { turn, reason } = (
+      params(turnEnd)['event'] as { data: { turn: number; reason: { kind: string } } }
+    ).data;
+    expect(reason.kind).toBe('aborted');
+    const page = await open(html);
+    const turns = await page.$$eval('.tl-lane[data-session="s1"] .tl-span[data-kind="turn"]', (n) =>
+      n.map((x) => x.className),
+    );
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toContain('tl-other');
+    expect(turns[0]).not.toContain('tl-ok');
+    await page.click('.tl-label[data-session="s1"]');
+    expect(await page.textContent('#detail h3')).toBe(`Turn ${turn} · aborted`);
+    // The text streamed before the interrupt, and no more.
+    const streamed = frames
+      .filter(
+        (f) => (params(f)['event'] as { type?: string } | undefined)?.type === 'assistant/chunk',
+      )
+      .map((f) => (params(f)['event'] as { data: { delta: { text: string } } }).data.delta.text);
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(streamed.join(''));
+
+    const interrupt = frames.find((f) => f.kind === 'request' && f.method === 'session/interrupt')!;
+    await page.click(`#list .vl-row[data-item="${frames.indexOf(interrupt)}"]`);
+    expect(await fact(page, 'method')).toBe('session/interrupt');
+    await page.click('#detail [data-fact="answered by"] button');
+    const answer = frames.find((f) => f.request === interrupt.seq)!;
+    expect(await page.getAttribute('#detail', 'data-showing')).toBe(`frame:${answer.seq}`);
+    expect(JSON.parse((await page.textContent('[data-testid="frame-json"]'))!)).toEqual(
+      answer.json,
+    );
   });
 });
 

@@ -18,6 +18,8 @@ import type {
   SessionPromptParams,
   SessionPromptResult,
 } from '@dsh-sdk/protocol';
+import { ConnectionTrace } from './connection-trace.js';
+import type { TraceOptions } from './connection-trace.js';
 import { toContentBlocks } from './content.js';
 import type { PromptInput } from './content.js';
 import {
@@ -74,6 +76,14 @@ export interface HarnessClientOptions {
   readonly stderrTailBytes?: number;
   /** The transport's frame limit (default 64 MiB). */
   readonly maxFrameBytes?: number;
+  /**
+   * Records the connection to a trace file (docs/trace-format.md; view it with `dsh-sdk view`):
+   * a path, or {@link TraceOptions}. Every frame of both directions as it passed, checked against
+   * the IDL, then the runtime's exit. The bytes to and from the runtime are unchanged; a trace
+   * file that fails stops recording, reported to `onError` (default: a process warning), and
+   * nothing else.
+   */
+  readonly trace?: string | TraceOptions;
 }
 
 /** Options of one run. */
@@ -118,13 +128,20 @@ export class HarnessClient {
   readonly #hub: NotificationHub;
   readonly #requestTimeoutMs: number;
   readonly #runs = new Set<RunTracker>();
+  readonly #trace: ConnectionTrace | undefined;
+  /** Resolves once the trace, if any, is complete. */
+  readonly #traceDone: Promise<void>;
   /** Resolves with the error calls and runs fail with once the runtime is gone. */
   readonly #lost: Promise<Error>;
   #lostError: Error | undefined;
   #handshake: InitializeResult | undefined;
   #shutdown: Promise<ShutdownReport> | undefined;
 
-  private constructor(runtime: RuntimeProcess, options: HarnessClientOptions) {
+  private constructor(
+    runtime: RuntimeProcess,
+    options: HarnessClientOptions,
+    command: readonly string[],
+  ) {
     this.#runtime = runtime;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#transport = new JsonRpcLineTransport({
@@ -154,6 +171,21 @@ export class HarnessClient {
       this.#transport.close(error.message, { cause: error });
     });
     this.#transport.start();
+    // Tapped after the transport's listener: the transport has each chunk before the recorder.
+    this.#trace =
+      options.trace === undefined
+        ? undefined
+        : new ConnectionTrace(
+            runtime,
+            typeof options.trace === 'string' ? { path: options.trace } : options.trace,
+            {
+              command,
+              ...(options.maxFrameBytes === undefined
+                ? {}
+                : { maxFrameBytes: options.maxFrameBytes }),
+            },
+          );
+    this.#traceDone = this.#trace?.finishAfter(runtime.exited) ?? Promise.resolve();
   }
 
   /**
@@ -161,8 +193,9 @@ export class HarnessClient {
    * runtime is stopped and the error is thrown (a `JsonRpcResponseError` keeps the wire code).
    */
   static async spawn(options: HarnessClientOptions): Promise<HarnessClient> {
+    const command = options.command ?? defaultRuntimeCommand();
     const runtime = await RuntimeProcess.start({
-      command: options.command ?? defaultRuntimeCommand(),
+      command,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.stderrTailBytes === undefined
@@ -170,7 +203,7 @@ export class HarnessClient {
         : { stderrTailBytes: options.stderrTailBytes }),
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
     });
-    const client = new HarnessClient(runtime, options);
+    const client = new HarnessClient(runtime, options, command);
     try {
       const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
       const params = initializeParams(options);
@@ -371,9 +404,12 @@ export class HarnessClient {
     );
     this.#transport.close('the client shut the runtime down');
     if (!report.hasExited) {
+      this.#trace?.finish(undefined); // let go alive: no exit to record
       this.#runtime.release();
       const error = new RuntimeSurvivedKillError(this.pid);
       for (const run of this.#runs) run.fail(error);
+    } else {
+      await this.#traceDone;
     }
     return report;
   }

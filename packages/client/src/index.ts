@@ -2,6 +2,8 @@
 
 export { HarnessClient } from './harness-client.js';
 export type { HarnessClientOptions, RunOptions } from './harness-client.js';
+export { CLIENT_RECORDER } from './connection-trace.js';
+export type { TraceOptions } from './connection-trace.js';
 export type { RunResult } from './run-tracker.js';
 export type { RunStream } from './run-stream.js';
 export type { HarnessNotification, NotificationListener } from './notifications.js';

@@ -36,6 +36,13 @@ from dsh_sdk.peer_support import (
     ProtocolError,
     invalid_params_error,
 )
+from dsh_sdk.trace_recorder import (
+    TRACE_FORMAT,
+    TRACE_FORMAT_VERSION,
+    TraceFindingContext,
+    TraceRecorder,
+)
+from dsh_sdk.trace_writer import TraceFileWriter
 from dsh_sdk.transport import JsonRpcLineTransport
 from dsh_sdk.version_gate import PlayingVersion
 
@@ -48,6 +55,8 @@ __all__ = [
     "IDL_VERSION",
     "LATEST_PROTOCOL_VERSION",
     "SERVER_NAME",
+    "TRACE_FORMAT",
+    "TRACE_FORMAT_VERSION",
     "DiagnosticObserver",
     "DiagnosticReason",
     "ErrorCode",
@@ -64,6 +73,9 @@ __all__ = [
     "ProtocolError",
     "RequestContext",
     "RequestTimeoutError",
+    "TraceFileWriter",
+    "TraceFindingContext",
+    "TraceRecorder",
     "TransportClosedError",
     "TransportDiagnostic",
     "decode",

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { HarnessSdkClientPeer, JsonRpcLineTransport } from '@dsh-sdk/protocol';
 import type { SessionPromptParams } from '@dsh-sdk/protocol';
-import { DSH_SDK, runCli, tempDir } from './cli.js';
+import { DSH_SDK, REPO_ROOT, runCli, tempDir } from './cli.js';
 
 /**
  * Runs a client (the generated client peer) through the proxy: initialize, the prompts (each
@@ -114,4 +114,68 @@ export async function viewTrace(trace: string): Promise<string> {
   const run = await runCli(['view', trace, '--out', html]);
   if (run.code !== 0) throw new Error(`dsh-sdk view failed: ${run.stderr}`);
   return html;
+}
+
+/**
+ * An interrupted turn, recorded by the proxy: the runtime streams a chunk every 50 ms; once the
+ * first chunk has come, `session/interrupt` stops the turn, which ends `aborted`.
+ */
+export async function recordInterruptedTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'interrupted.trace.ndjson');
+  const child = spawn(DSH_SDK, ['trace', '--quiet', '--out', trace, '--', runtime], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '50' },
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  const peer = new HarnessSdkClientPeer(
+    new JsonRpcLineTransport({ input: child.stdout, output: child.stdin }).start(),
+  );
+  let chunked: () => void = () => {};
+  let idle: () => void = () => {};
+  const firstChunk = new Promise<void>((resolve) => (chunked = resolve));
+  const turnOver = new Promise<void>((resolve) => (idle = resolve));
+  peer.onSessionEvent(({ event }) => {
+    if (event.type === 'assistant/chunk') chunked();
+  });
+  peer.onSessionStatus(({ status }) => {
+    if (status === 'idle') idle();
+  });
+  await peer.initialize({ cwd: '/work', provider: 'echo', model: 'echo-1', protocolVersion: 2 });
+  const text = 'a reply long enough to be cut short '.repeat(8);
+  await peer.sessionPrompt({ sessionId: 's1', contentBlocks: [{ type: 'text', text }] });
+  await firstChunk;
+  const answer = await peer.sessionInterrupt({ sessionId: 's1' });
+  if (!answer.wasRunning) throw new Error('the turn was over before the interrupt');
+  await turnOver;
+  await peer.shutdown();
+  const code = await exited;
+  if (code !== 0) throw new Error(`the proxy exited ${code}`);
+  return trace;
+}
+
+/** The Python reference client's interpreter and a script run with it. */
+export const PYTHON = join(REPO_ROOT, 'python/.venv/bin/python');
+
+/**
+ * A delegate turn recorded by the Python client's own `trace` option (with the Python reference
+ * runtime), through the asyncio client.
+ */
+export async function recordPythonClientTrace(): Promise<string> {
+  const trace = join(tempDir(), 'python-client.trace.ndjson');
+  const script = [
+    'import asyncio, sys',
+    'from dsh_sdk import InitializeParams',
+    'from dsh_sdk.client import HarnessClient',
+    'async def main():',
+    '    route = InitializeParams(cwd="/work", provider="echo", model="echo-1")',
+    '    async with await HarnessClient.spawn(initialize=route, trace=sys.argv[1]) as client:',
+    '        await client.run("/delegate hello child", session_id="s1", timeout=20)',
+    'asyncio.run(main())',
+  ].join('\n');
+  const run = spawn(PYTHON, ['-c', script, trace], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
+  if (code !== 0) throw new Error(`the Python client exited ${code}`);
+  return trace;
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 # Every error a client call can raise, the protocol's own included, so callers catch them here.
 from dsh_sdk._gen.constants import ErrorCode
+from dsh_sdk.client.connection_trace import CLIENT_RECORDER, TraceOptions
 from dsh_sdk.client.content import (
     PromptInput,
     detect_image_mime_type,
@@ -60,6 +61,7 @@ from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportC
 from dsh_sdk.peer_support import ProtocolError
 
 __all__ = [
+    "CLIENT_RECORDER",
     "DEFAULT_INITIALIZE_TIMEOUT",
     "DEFAULT_REQUEST_TIMEOUT",
     "DEFAULT_SHUTDOWN_STEP_TIMEOUT",
@@ -92,6 +94,7 @@ __all__ = [
     "ShutdownStepReport",
     "SyncHarnessClient",
     "SyncRunStream",
+    "TraceOptions",
     "TransportClosedError",
     "describe_exit",
     "detect_image_mime_type",

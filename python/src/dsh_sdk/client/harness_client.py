@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,6 +26,12 @@ from dsh_sdk._gen.models import (
     SessionPromptResult,
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer
+from dsh_sdk.client.connection_trace import (
+    ConnectionTrace,
+    TracedOutput,
+    TracedSource,
+    TraceOptions,
+)
 from dsh_sdk.client.content import PromptInput, to_content_blocks
 from dsh_sdk.client.errors import (
     CapabilityName,
@@ -88,13 +95,15 @@ class HarnessClient:
         on_diagnostic: DiagnosticObserver | None = None,
         on_notification: NotificationListener | None = None,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: ConnectionTrace | None = None,
     ) -> None:
         """Wraps a started `RuntimeProcess` (use `spawn`, which also shakes hands)."""
         self._runtime = runtime
         self._request_timeout = request_timeout
+        self._trace = trace
         self._transport = JsonRpcLineTransport(
-            runtime.stdout,
-            runtime.stdin,
+            runtime.stdout if trace is None else TracedSource(runtime.stdout, trace),
+            runtime.stdin if trace is None else TracedOutput(runtime.stdin, trace),
             max_frame_bytes=max_frame_bytes,
             on_diagnostic=on_diagnostic,
         )
@@ -114,6 +123,10 @@ class HarnessClient:
             loop.create_task(self._watch_exit()),
             loop.create_task(self._watch_transport()),
         ]
+        self._trace_done: asyncio.Task[None] | None = None
+        if trace is not None:
+            runtime.on_stdin_closed(functools.partial(trace.end_of_stream, "clientToServer"))
+            self._trace_done = loop.create_task(trace.finish_after(runtime.exited()))
         self._transport.start()
 
     @classmethod
@@ -132,6 +145,7 @@ class HarnessClient:
         stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         protocol_version: int | None = LATEST_PROTOCOL_VERSION,
+        trace: str | os.PathLike[str] | TraceOptions | None = None,
     ) -> HarnessClient:
         """Starts a runtime and performs the handshake.
 
@@ -147,6 +161,13 @@ class HarnessClient:
         same as `on_notification()`, which can only start later); `on_stderr` the runtime's stderr
         as it comes (it is also kept as a bounded tail). If `initialize` fails or times out, the
         runtime is stopped and the error is raised (a `JsonRpcResponseError` keeps the wire code).
+
+        `trace` records the connection to a trace file (docs/trace-format.md; view it with
+        `dsh-sdk view`): a path, or `TraceOptions`. Every frame of both directions as it passed,
+        checked against the IDL, then the runtime's exit; the file is complete once `shutdown`
+        returns or the runtime died. The bytes to and from the runtime are unchanged; a trace file
+        that fails stops recording, reported to `TraceOptions.on_error` (default: a
+        `RuntimeWarning`), and nothing else.
         """
         argv = [
             os.fspath(part) for part in (PYTHON_RUNTIME_COMMAND if command is None else command)
@@ -154,12 +175,19 @@ class HarnessClient:
         runtime = await RuntimeProcess.start(
             argv, cwd=cwd, env=env, stderr_tail_bytes=stderr_tail_bytes, on_stderr=on_stderr
         )
+        connection_trace = None
+        if trace is not None:
+            options = trace if isinstance(trace, TraceOptions) else TraceOptions(path=trace)
+            connection_trace = ConnectionTrace(
+                options, command=argv, max_frame_bytes=max_frame_bytes
+            )
         client = cls(
             runtime,
             request_timeout=request_timeout,
             on_diagnostic=on_diagnostic,
             on_notification=on_notification,
             max_frame_bytes=max_frame_bytes,
+            trace=connection_trace,
         )
         if initialize.protocol_version is None and protocol_version is not None:
             initialize = dataclasses.replace(initialize, protocol_version=protocol_version)
@@ -399,10 +427,14 @@ class HarnessClient:
         report = await climb_shutdown_ladder(self._runtime, request_shutdown, timeout=timeout)
         await self._transport.close("the client shut the runtime down")
         if not report.has_exited:
+            if self._trace is not None:
+                self._trace.finish(None)  # let go alive: no exit to record
             self._runtime.release()
             error = RuntimeSurvivedKillError(self.pid)
             for run in list(self._runs):
                 run.fail(error)
+        elif self._trace_done is not None:
+            await asyncio.shield(self._trace_done)
         return report
 
     async def _interrupt_run(self, tracker: RunTracker) -> None:

@@ -39,6 +39,7 @@ class RuntimeProcess:
         self._tail = StderrTail(stderr_tail_bytes)
         self._on_stderr = on_stderr
         self._exit: RuntimeExit | None = None
+        self._stdin_closed_listeners: list[Callable[[], None]] = []
         loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[RuntimeExit] = loop.create_future()
         self._stderr_task = loop.create_task(self._pump_stderr(process.stderr))
@@ -123,6 +124,12 @@ class RuntimeProcess:
         """Ends the runtime's stdin (the runtime then finishes and exits)."""
         if not self._stdin.is_closing():
             self._stdin.close()
+            for listener in self._stdin_closed_listeners:
+                listener()
+
+    def on_stdin_closed(self, listener: Callable[[], None]) -> None:
+        """Calls `listener` when `close_stdin` ends the runtime's stdin."""
+        self._stdin_closed_listeners.append(listener)
 
     def kill(self, signal: signals.Signals) -> bool:
         """Sends `signal`; False if the process could not be signalled (it is gone)."""
