@@ -1,5 +1,5 @@
 // `pnpm bench`: decode throughput, big-frame decode time and round trips, side by side in one run.
-import { compare, printRates, printTimes } from './measure.mjs';
+import { compare, loadLine, printRates, printTimes, Targets } from './measure.mjs';
 import {
   chunk,
   headerFramedChunks,
@@ -14,6 +14,20 @@ import { proxyLatencyScenario } from './proxy-latency.mjs';
 
 const quick = process.argv.includes('--quick');
 const rounds = quick ? 3 : 7;
+const targets = new Targets();
+const FLOOR = 'floor: Buffer split + JSON.parse';
+
+/** The issue's targets for a decode scenario, as [row, least ratio to the floor]. */
+const DECODE_TARGETS = {
+  small: [
+    ['dsh-sdk transport + peer, validation off', 1.3],
+    ['dsh-sdk transport + peer, validation on', 1.0],
+  ],
+  medium: [
+    ['dsh-sdk transport + peer, validation off', 1.1],
+    ['dsh-sdk transport + peer, validation on', 0.9],
+  ],
+};
 
 async function decodeScenario(title, makeFrame, count, method) {
   const chunks = ndjsonChunks(makeFrame, count);
@@ -36,8 +50,34 @@ async function decodeScenario(title, makeFrame, count, method) {
   printRates(
     `${title}: ${count} frames, ${(bytes / count).toFixed(0)} B each, 64 KiB chunks`,
     stats,
-    'floor: Buffer split + JSON.parse',
+    FLOOR,
   );
+  const size = title.split(' ')[0];
+  for (const [name, want] of DECODE_TARGETS[size])
+    targets.check(`${size} frames, ${name.replace('dsh-sdk ', '')}`, stats, name, FLOOR, want);
+}
+
+/**
+ * A burst: `count` small frames on a fresh transport and typed peer (validation on), so what a
+ * connection costs beyond its frames (setup, the first chunks, closing) weighs as in real bursts.
+ */
+async function burstScenario(count) {
+  const chunks = ndjsonChunks(smallFrame, count);
+  const name = 'dsh-sdk typed peer, validation on';
+  const stats = await compare(
+    {
+      [FLOOR]: () => c.floorDecode(chunks, count),
+      [name]: () =>
+        c.oursNotifications(chunks, count, { method: 'session.status', validate: true }),
+    },
+    { rounds: rounds * 3 },
+  );
+  printRates(
+    `a burst of ${count} small session.status frames, each burst on a fresh transport`,
+    stats,
+    FLOOR,
+  );
+  targets.check(`burst of ${count} frames, typed peer, validation on`, stats, name, FLOOR, 0.9);
 }
 
 async function bigFrameScenario(mib) {
@@ -78,11 +118,20 @@ async function roundTripScenario(count, inFlight) {
     'hand-rolled minimal NDJSON peer',
     'calls/s',
   );
+  const what = `round trips, ${inFlight} in flight, typed peers, validation on`;
+  targets.check(
+    what,
+    stats,
+    'dsh-sdk typed peers, validation on',
+    'hand-rolled minimal NDJSON peer',
+    0.85,
+  );
 }
 
 console.log(
   `dsh-sdk bench (${quick ? 'quick' : 'full'}): node ${process.version}, medians of ${rounds} rounds; ratios are to the first row`,
 );
+console.log(`${new Date().toISOString()}, before: ${loadLine()}`);
 await decodeScenario(
   'small session.status decode',
   smallFrame,
@@ -95,8 +144,12 @@ await decodeScenario(
   quick ? 10_000 : 40_000,
   'session.event',
 );
+await burstScenario(4_096);
+await burstScenario(36_864);
 await bigFrameScenario(8);
 await bigFrameScenario(16);
 await roundTripScenario(quick ? 2_000 : 10_000, 1);
 await roundTripScenario(quick ? 10_000 : 50_000, 64);
 await proxyLatencyScenario({ rounds, count: quick ? 500 : 2_000, bytes: 1_200 });
+targets.printSummary();
+console.log(`after: ${loadLine()}`);

@@ -1,5 +1,6 @@
 // Timing helpers: every competitor of a scenario runs once per round, in a rotating order, so
 // they share the machine's noise; we report medians, min–max, and ratios to the floor.
+import os from 'node:os';
 
 /** Runs `competitors` (name → async () => work count) for `rounds` rounds; returns stats per name. */
 export async function compare(competitors, { rounds = 7, warmup = 2 } = {}) {
@@ -24,11 +25,13 @@ function rotate(list, by) {
 }
 
 function summarize(runs) {
-  const rates = runs.map((r) => (r.units / r.ms) * 1000).sort((a, b) => a - b);
+  const perRound = runs.map((r) => (r.units / r.ms) * 1000);
+  const rates = [...perRound].sort((a, b) => a - b);
   const times = runs.map((r) => r.ms).sort((a, b) => a - b);
   const mid = (xs) =>
     xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
   return {
+    perRound,
     rate: mid(rates),
     rateMin: rates[0],
     rateMax: rates.at(-1),
@@ -67,5 +70,37 @@ export function printTimes(title, stats, floorName) {
     console.log(
       `  ${name.padEnd(44)} ${fmt(s.ms).padStart(16)} ${range.padStart(22)} ${(s.ms / floor).toFixed(2).padStart(10)}`,
     );
+  }
+}
+
+/** The machine's load averages (1, 5, 15 min) and core count, for the report. */
+export function loadLine() {
+  const [one, five, fifteen] = os.loadavg().map((n) => n.toFixed(2));
+  return `load ${one} ${five} ${fifteen} on ${os.availableParallelism()} cores`;
+}
+
+/**
+ * The issue's targets, checked against ratios of one run: the median ratio, and the min–max of the
+ * ratios of the rounds (each competitor of a round ran beside the others, so rounds pair up).
+ */
+export class Targets {
+  lines = [];
+
+  /** `stats[name]` against `stats[base]`, speeds (higher is better); `want` is the least ratio. */
+  check(what, stats, name, base, want) {
+    const ratio = stats[name].rate / stats[base].rate;
+    const rounds = stats[name].perRound.map((r, i) => r / stats[base].perRound[i]);
+    const low = Math.min(...rounds).toFixed(2);
+    const high = Math.max(...rounds).toFixed(2);
+    const verdict = ratio >= want ? 'met' : 'MISSED';
+    const line = `${what}: ${ratio.toFixed(2)}× (rounds ${low}–${high}), target ≥ ${want} — ${verdict}`;
+    this.lines.push(line);
+    console.log(`  -> ${line}`);
+  }
+
+  printSummary() {
+    const missed = this.lines.filter((l) => l.endsWith('MISSED'));
+    console.log(`\ntargets: ${this.lines.length - missed.length} of ${this.lines.length} met`);
+    for (const line of missed) console.log(`  missed: ${line}`);
   }
 }

@@ -5,6 +5,7 @@ the floor."""
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,8 @@ class Stats:
     ms: float
     ms_min: float
     ms_max: float
+    rates: tuple[float, ...] = ()
+    """The rate of each round, in round order (rounds pair up across competitors)."""
 
 
 async def compare(
@@ -53,7 +56,18 @@ def _summarize(runs: list[tuple[float, int]]) -> Stats:
         ms=statistics.median(times),
         ms_min=min(times),
         ms_max=max(times),
+        rates=tuple(rates),
     )
+
+
+def load_line() -> str:
+    """The machine's load averages (1, 5, 15 min) and core count, for the report."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as file:
+            one, five, fifteen = file.read().split()[:3]
+    except OSError:
+        return "load unknown"
+    return f"load {one} {five} {fifteen} on {os.cpu_count()} cores"
 
 
 def fmt(n: float) -> str:

@@ -38,10 +38,12 @@ const EMPTY = Buffer.alloc(0);
  * Turns a byte stream into complete `\n`-terminated lines.
  *
  * Bytes are scanned with `indexOf` and never decoded before their line is
- * complete, so a chunk may end anywhere, even inside a UTF-8 character. An
- * unfinished line is kept as a list of chunk slices and joined once, so a long
- * line delivered in many chunks costs linear time. Lines are numbered from 1,
- * counting every `\n`-terminated line, blank ones included.
+ * complete, so a chunk may end anywhere, even inside a UTF-8 character. The
+ * complete lines of a chunk are decoded with one call and the text split, which
+ * costs less than a decode per line. An unfinished line is kept as a list of
+ * chunk slices and joined once, so a long line delivered in many chunks costs
+ * linear time. Lines are numbered from 1, counting every `\n`-terminated line,
+ * blank ones included.
  */
 export class LineReader {
   readonly #sink: LineSink;
@@ -86,12 +88,11 @@ export class LineReader {
       this.#finishPendingLine(chunk.subarray(0, newline));
       start = newline + 1;
     }
-    // Fast path: lines that lie wholly inside this chunk are decoded in place.
-    let newline = chunk.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      this.#deliver(chunk, start, newline);
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
+    // The lines that lie wholly inside this chunk end at its last `\n`: decoded together, once.
+    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    if (lastNewline >= start) {
+      this.#deliverRun(chunk, start, lastNewline);
+      start = lastNewline + 1;
     }
     if (start < chunk.length) this.#holdPartial(start === 0 ? chunk : chunk.subarray(start));
   }
@@ -159,6 +160,55 @@ export class LineReader {
       room -= part.length;
     }
     return Buffer.concat(parts);
+  }
+
+  /**
+   * Delivers the complete lines of `buffer[start, end)`, where `end` is the `\n` of the last one.
+   *
+   * One lenient decode of the whole run, then the text is split on `\n`: valid UTF-8 never holds
+   * a `0x0a` byte inside a character, so the run's `\n`s and its lines' `\n`s are the same ones,
+   * and a run that decodes without U+FFFD (or is checked strict once) has only valid lines. A run
+   * with invalid bytes is delivered line by line, so each bad line is reported on its own. Byte
+   * sizes come from the text when the run is ASCII, else from the buffer's own `\n`s.
+   */
+  #deliverRun(buffer: Buffer, start: number, end: number): void {
+    const text = buffer.toString('utf8', start, end);
+    if (text.includes(REPLACEMENT_CHARACTER) && !isUtf8(buffer.subarray(start, end))) {
+      for (
+        let newline = buffer.indexOf(NEWLINE, start);
+        ;
+        newline = buffer.indexOf(NEWLINE, start)
+      ) {
+        this.#deliver(buffer, start, newline);
+        if (newline === end) return;
+        start = newline + 1;
+      }
+    }
+    const isAscii = text.length === end - start;
+    let from = 0;
+    let byteStart = start;
+    for (;;) {
+      let to = text.indexOf('\n', from);
+      if (to === -1) to = text.length;
+      const byteEnd = isAscii
+        ? start + to
+        : to === text.length
+          ? end
+          : buffer.indexOf(NEWLINE, byteStart);
+      this.#lineCount += 1;
+      const bytes = byteEnd - byteStart;
+      if (bytes > this.#maxFrameBytes) {
+        const head = this.#headOf([buffer.subarray(byteStart, byteEnd)]);
+        this.#sink.rejectLine('frame-too-large', this.#lineCount, bytes, head);
+      } else {
+        const contentEnd = to > from && text.charCodeAt(to - 1) === CARRIAGE_RETURN ? to - 1 : to;
+        if (contentEnd > from)
+          this.#sink.acceptLine(text.slice(from, contentEnd), this.#lineCount, bytes);
+      }
+      if (to === text.length) return;
+      from = to + 1;
+      byteStart = byteEnd + 1;
+    }
   }
 
   /** Delivers the line held in `buffer[start, end)`, where `end` is its `\n`. */

@@ -9,7 +9,7 @@ from typing import Final
 from dsh_sdk._gen.constants import DiagnosticReason
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.classify import JsonRpcId
-from dsh_sdk.line_reader import LineRejection, utf8_length
+from dsh_sdk.line_reader import LineRejection, LineText, utf8_length
 
 __all__ = [
     "DiagnosticObserver",
@@ -73,7 +73,7 @@ def line_diagnostic(
     reason: DiagnosticReason,
     message: str,
     line: int,
-    text: str,
+    text: LineText,
     *,
     method: str | None = None,
     id: JsonRpcId | None = None,

@@ -11,7 +11,7 @@ from typing import Any, Final, TypeVar
 from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk.classify import JsonRpcId, is_json_rpc_error_object
 from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
-from dsh_sdk.line_reader import utf8_length
+from dsh_sdk.line_reader import LineText, utf8_length
 from dsh_sdk.line_writer import LineWriter
 from dsh_sdk.nesting import dumps_frame
 
@@ -39,7 +39,7 @@ class NotificationContext:
 
     __slots__ = ("_text", "line", "method")
 
-    def __init__(self, method: str, line: int, text: str) -> None:
+    def __init__(self, method: str, line: int, text: LineText) -> None:
         self.method = method
         """The notification's method."""
         self.line = line

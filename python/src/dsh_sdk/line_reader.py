@@ -20,6 +20,7 @@ __all__ = [
     "LineReader",
     "LineRejection",
     "LineRejectionReason",
+    "LineText",
     "read_line_batches",
     "utf8_length",
 ]
@@ -36,8 +37,12 @@ class LineRejection(NamedTuple):
     bytes: int
 
 
-LineEntry = str | LineRejection
-"""One `\\n`-terminated line: its text (`""` for a blank line), or why it was dropped."""
+LineText = str | bytes
+"""A complete line that is valid UTF-8: its text, or, from a reader with `bytes_lines`, its bytes
+(already checked strictly, so a parser that takes bytes need not decode them first)."""
+
+LineEntry = str | bytes | LineRejection
+"""One `\\n`-terminated line: its text or bytes (empty for a blank line), or why it was dropped."""
 
 READ_CHUNK_BYTES: Final = 256 * 1024
 """How much `read_line_batches` asks the stream for at a time."""
@@ -60,12 +65,30 @@ class LineReader:
     With `keep_cr=True` a trailing `\\r` is kept (a line holding only `\\r` is still `""`). The
     transport uses it: JSON counts the `\\r` as whitespace, and the kept text gives the exact size
     of the line when a report needs it.
+
+    With `bytes_lines=True` valid lines are returned as `bytes` rather than `str` (blank ones as
+    `b""`), still checked as strict UTF-8 first, so that the same lines are rejected for the same
+    reasons: a run of lines that is ASCII (`bytes.isascii`, a fast scan) is valid as it is; any
+    other run is decoded once to check it, and the text thrown away. `bytes_lines` may be switched
+    between two chunks.
     """
 
-    __slots__ = ("_discarding", "_keep_cr", "_line_count", "_max", "_pending_bytes", "_pieces")
+    __slots__ = (
+        "_discarding",
+        "_keep_cr",
+        "_line_count",
+        "_max",
+        "_pending_bytes",
+        "_pieces",
+        "bytes_lines",
+    )
 
     def __init__(
-        self, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES, *, keep_cr: bool = False
+        self,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        *,
+        keep_cr: bool = False,
+        bytes_lines: bool = False,
     ) -> None:
         if isinstance(max_frame_bytes, bool) or not isinstance(max_frame_bytes, int):
             raise TypeError(f"max_frame_bytes must be an int, got {max_frame_bytes!r}")
@@ -77,6 +100,8 @@ class LineReader:
         self._pieces: list[bytes] = []
         self._pending_bytes = 0
         self._discarding = False
+        self.bytes_lines = bytes_lines
+        """Return valid lines as `bytes` (checked as strict UTF-8) instead of `str`."""
 
     @property
     def max_frame_bytes(self) -> int:
@@ -128,6 +153,8 @@ class LineReader:
 
     def _split(self, chunk: bytes, start: int, last: int) -> list[LineEntry]:
         """The lines in `chunk[start:last]`, where `last` is the position of a `\\n`."""
+        if self.bytes_lines:
+            return self._split_bytes(chunk, start, last)
         if last - start <= self._max:
             try:
                 text = str(memoryview(chunk)[start:last], "utf-8")
@@ -148,10 +175,43 @@ class LineReader:
         self._line_count = number
         return entries
 
+    def _split_bytes(self, chunk: bytes, start: int, last: int) -> list[LineEntry]:
+        """`_split` for `bytes_lines`: the same lines and rejections, valid lines left as bytes."""
+        run = chunk[start:last] if start or last < len(chunk) else chunk
+        # Valid UTF-8 never holds a 0x0a byte inside a character: a valid run has only valid
+        # lines. ASCII is the common case and needs no decode.
+        if last - start <= self._max and (run.isascii() or _is_utf8(run)):
+            lines = run.split(b"\n")
+            self._line_count += len(lines)
+            if b"\r" in run:
+                lines = self._drop_cr_bytes(lines)
+            return cast("list[LineEntry]", lines)
+        number = self._line_count
+        entries: list[LineEntry] = []
+        for raw in run.split(b"\n"):
+            number += 1
+            entries.append(self._check(raw, number))
+        self._line_count = number
+        return entries
+
+    def _drop_cr_bytes(self, lines: list[bytes]) -> list[bytes]:
+        if self._keep_cr:
+            return [b"" if line == b"\r" else line for line in lines]
+        return [line[:-1] if line[-1:] == b"\r" else line for line in lines]
+
     def _drop_cr(self, lines: list[str]) -> list[str]:
         if self._keep_cr:
             return ["" if line == "\r" else line for line in lines]
         return [line[:-1] if line[-1:] == "\r" else line for line in lines]
+
+    def _check(self, raw: bytes, number: int) -> LineEntry:
+        """One line for `bytes_lines`: `_decode`'s verdict, the line kept as bytes."""
+        entry = self._decode(raw, number)
+        if isinstance(entry, LineRejection):
+            return entry
+        if not entry:
+            return b""
+        return raw if self._keep_cr or raw[-1:] != b"\r" else raw[:-1]
 
     def _decode(self, raw: bytes, number: int) -> LineEntry:
         size = len(raw)
@@ -185,6 +245,8 @@ class LineReader:
         self._pieces.append(last_piece)
         raw = b"".join(self._pieces)
         self._reset()
+        if self.bytes_lines:
+            return self._check(raw, self._line_count)
         return self._decode(raw, self._line_count)
 
     def _reset(self) -> None:
@@ -193,9 +255,19 @@ class LineReader:
         self._discarding = False
 
 
-def utf8_length(text: str) -> int:
-    """Size in UTF-8 of a line's text: how the size of a line is found again after decoding,
-    only when something needs it."""
+def _is_utf8(data: bytes) -> bool:
+    try:
+        str(data, "utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def utf8_length(text: LineText) -> int:
+    """Size in UTF-8 of a line: how the size of a line is found again after decoding, only when
+    something needs it (a line kept as bytes has it already)."""
+    if isinstance(text, bytes):
+        return len(text)
     return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 

@@ -92,11 +92,14 @@ def scan(text: str | bytes) -> tuple[int, list[list[int]]]:
     return deepest, inner
 
 
-def read_top_level(text: str) -> object | None:
+def read_top_level(text: str | bytes) -> object | None:
     """The top level of a line too deep to parse whole: the line with every container of a
     top-level member replaced by `null`, parsed; `None` when that is not JSON (a container never
     closes, the line is not JSON at its top level). So the `id` and `method` of a request nested too
-    deep can be read, and the request answered, without building its deep members."""
+    deep can be read, and the request answered, without building its deep members. `text` may be
+    a line's bytes, when they are valid UTF-8."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
     pieces: list[str] = []
     start = 0
     for begin, end in scan(text)[1]:

@@ -50,6 +50,8 @@ from dsh_sdk.line_reader import (
     ByteSource,
     LineEntry,
     LineReader,
+    LineRejection,
+    LineText,
     read_line_batches,
     utf8_length,
 )
@@ -104,7 +106,8 @@ class JsonRpcLineTransport:
     ) -> None:
         self._input = reader
         # The kept `\r` is JSON whitespace, and the kept text gives each report its exact size.
-        self._lines = LineReader(max_frame_bytes, keep_cr=True)
+        # Both parsers take both forms; lines come in the one the backend in use parses fastest.
+        self._lines = LineReader(max_frame_bytes, keep_cr=True, bytes_lines=jsonlib.parses_bytes())
         self._writer = LineWriter(writer, self._shut_down)
         self._observer = on_diagnostic
         self._counts: dict[DiagnosticReason, int] = {}
@@ -241,7 +244,7 @@ class JsonRpcLineTransport:
         number = self._lines.line_count - len(entries)
         for entry in entries:
             number += 1
-            if not isinstance(entry, str):
+            if isinstance(entry, LineRejection):
                 limit = self._lines.max_frame_bytes
                 self.report_diagnostic(rejection_diagnostic(entry, limit))
                 continue
@@ -302,7 +305,7 @@ class JsonRpcLineTransport:
             if self._state != _OPEN:
                 return
 
-    def _refuse_deep_line(self, text: str, number: int) -> None:
+    def _refuse_deep_line(self, text: LineText, number: int) -> None:
         """A line nested deeper than the limit is never parsed whole: it is reported, and when its
         top level reads as a request with a valid id, answered `-32600` so that its caller does not
         wait."""
@@ -354,7 +357,7 @@ class JsonRpcLineTransport:
             )
         )
 
-    def _start_request(self, message: dict[str, Any], text: str, number: int) -> None:
+    def _start_request(self, message: dict[str, Any], text: LineText, number: int) -> None:
         method: str = message["method"]
         context = RequestContext(
             method=method,
@@ -371,7 +374,9 @@ class JsonRpcLineTransport:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    def _settle(self, message: dict[str, Any], is_success: bool, text: str, number: int) -> None:
+    def _settle(
+        self, message: dict[str, Any], is_success: bool, text: LineText, number: int
+    ) -> None:
         id_ = message["id"]
         future = self._pending.take(id_)
         if future is None:
@@ -408,7 +413,7 @@ class JsonRpcLineTransport:
             task.cancel()
 
 
-def _parse_or_error(parse: Callable[[str], Any], text: str) -> Any:
+def _parse_or_error(parse: Callable[[LineText], Any], text: LineText) -> Any:
     """The parsed value, or the `ValueError` that says why `text` is not JSON (no JSON value is
     an exception, so the two cannot be confused)."""
     try:
