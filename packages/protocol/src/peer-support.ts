@@ -2,7 +2,7 @@
 // the protocol's error shapes, and fan-out of one notification to many subscribers.
 import type { TransportDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError } from './errors.js';
-import { ERROR_MESSAGES, ErrorCode } from './gen/constants.gen.js';
+import { ERROR_MESSAGES, ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { Violation } from './gen/types.gen.js';
 import type { Validator } from './gen/validators.gen.js';
 import type {
@@ -100,7 +100,10 @@ export class NotificationFanout<T> {
       const violations = toViolations(this.validate.errors);
       this.transport.reportDiagnostic({
         reason: 'invalid-notification-params',
-        message: `${this.method} params break the schema: ${describe(violations)}`,
+        message: formatMessage(WireMessage.InvalidNotificationParams, {
+          method: this.method,
+          violations: describe(violations),
+        }),
         line: context.line,
         bytes: context.bytes,
         method: this.method,
@@ -132,7 +135,10 @@ export class NotificationFanout<T> {
     const reason = error instanceof Error ? error.message : String(error);
     this.transport.reportDiagnostic({
       reason: 'notification-handler-failed',
-      message: `the ${this.method} handler failed: ${reason}`,
+      message: formatMessage(WireMessage.NotificationHandlerFailed, {
+        method: this.method,
+        error: reason,
+      }),
       line: context.line,
       bytes: context.bytes,
       method: this.method,

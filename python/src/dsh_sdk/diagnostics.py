@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from dsh_sdk._gen.constants import DiagnosticReason
+from dsh_sdk._gen.constants import DiagnosticReason, WireMessage, format_message
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.classify import JsonRpcId
 from dsh_sdk.line_reader import LineRejection, utf8_length
@@ -53,17 +53,15 @@ raises, the error is ignored so that reading goes on."""
 
 
 _REJECTION_MESSAGES: Final = {
-    "invalid-utf8": "the line is not valid UTF-8",
-    "frame-too-large": "the line is longer than the frame limit",
-    "truncated-frame": "the input ended in the middle of a line",
+    "invalid-utf8": WireMessage.INVALID_UTF8,
+    "frame-too-large": WireMessage.FRAME_TOO_LARGE,
+    "truncated-frame": WireMessage.TRUNCATED_FRAME,
 }
 
 
 def rejection_diagnostic(rejection: LineRejection, max_frame_bytes: int) -> TransportDiagnostic:
     """The report of a line the line reader dropped."""
-    message = _REJECTION_MESSAGES[rejection.reason]
-    if rejection.reason == "frame-too-large":
-        message += f" of {max_frame_bytes} bytes"
+    message = format_message(_REJECTION_MESSAGES[rejection.reason], limit=max_frame_bytes)
     return TransportDiagnostic(
         reason=rejection.reason, message=message, line=rejection.line, bytes=rejection.bytes
     )

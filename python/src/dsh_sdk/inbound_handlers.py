@@ -8,7 +8,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
-from dsh_sdk._gen.constants import ErrorCode
+from dsh_sdk._gen.constants import ErrorCode, WireMessage, format_message
 from dsh_sdk.classify import JsonRpcId, is_json_rpc_error_object
 from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
 from dsh_sdk.line_reader import utf8_length
@@ -127,7 +127,7 @@ def start_request(
     for the caller to run as a task. Responses thus go out in the order handlers finish."""
     id_ = echoed_id(context.id)
     if handler is None:
-        message = f"Method not found: {context.method}"
+        message = format_message(WireMessage.METHOD_NOT_FOUND, method=context.method)
         writer.write_line_soon(
             error_line(id_, {"code": int(ErrorCode.METHOD_NOT_FOUND), "message": message})
         )
@@ -150,7 +150,7 @@ async def _finish_request(
         result = await awaitable
     except asyncio.CancelledError:
         if not context.closed.is_set():
-            line = error_line(id_, _internal_error("the handler was cancelled"))
+            line = error_line(id_, _internal_error(WireMessage.HANDLER_CANCELLED))
             with contextlib.suppress(TransportClosedError):
                 await writer.write_line(line)
         raise
@@ -194,7 +194,8 @@ def error_line(id_: JsonRpcId, error: dict[str, Any]) -> bytes:
     answered `-32603` instead."""
     if not is_json_rpc_error_object(error):
         code = error.get("code")
-        error = _internal_error(f"the handler's error is not a JSON-RPC error (code {code!r:.40})")
+        detail = format_message(WireMessage.ERROR_NOT_JSON_RPC, code=f"{code!r:.40}")
+        error = _internal_error(detail)
     try:
         return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "error": error})
     except Exception:

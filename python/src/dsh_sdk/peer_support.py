@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
+from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode, WireMessage, format_message
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.codec import CodecError, decode, encode
 from dsh_sdk.diagnostics import TransportDiagnostic
@@ -241,7 +241,11 @@ class NotificationFanout(Generic[T]):
     def _report_invalid(
         self, violations: Sequence[Violation], context: NotificationContext
     ) -> None:
-        message = f"{self._method} params break the schema: {describe_violations(violations)}"
+        message = format_message(
+            WireMessage.INVALID_NOTIFICATION_PARAMS,
+            method=self._method,
+            violations=describe_violations(violations),
+        )
         self._transport.report_diagnostic(
             TransportDiagnostic(
                 reason="invalid-notification-params",
@@ -258,7 +262,11 @@ class NotificationFanout(Generic[T]):
         self._transport.report_diagnostic(
             TransportDiagnostic(
                 reason="notification-handler-failed",
-                message=f"the {self._method} handler failed: {describe_error(error)}",
+                message=format_message(
+                    WireMessage.NOTIFICATION_HANDLER_FAILED,
+                    method=self._method,
+                    error=describe_error(error),
+                ),
                 line=context.line,
                 bytes=context.bytes,
                 method=self._method,

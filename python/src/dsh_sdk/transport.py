@@ -14,9 +14,10 @@ from typing import Any, Final, Literal, Protocol
 from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import (
     DEFAULT_MAX_FRAME_BYTES,
-    ERROR_MESSAGES,
     MAX_NESTING_DEPTH,
     ErrorCode,
+    WireMessage,
+    format_message,
 )
 from dsh_sdk.classify import (
     ERROR_RESPONSE,
@@ -261,7 +262,7 @@ class JsonRpcLineTransport:
                     self.report_diagnostic(
                         line_diagnostic(
                             "invalid-json",
-                            "the line is not JSON",
+                            WireMessage.INVALID_JSON,
                             number,
                             entry,
                             detail=str(message),
@@ -273,7 +274,7 @@ class JsonRpcLineTransport:
                 method = message["method"]
                 handler = handlers.get(method)
                 if handler is None:
-                    detail = f"no handler is registered for {method}"
+                    detail = format_message(WireMessage.NO_HANDLER, method=method)
                     self.report_diagnostic(
                         line_diagnostic(
                             "unhandled-notification", detail, number, entry, method=method
@@ -313,16 +314,15 @@ class JsonRpcLineTransport:
             id_, method = kind.id, kind.method
         elif isinstance(top, dict):
             id_, method = top.get("id"), top.get("method")
-        detail = f"the line is nested deeper than {MAX_NESTING_DEPTH} levels"
+        detail = format_message(WireMessage.NESTING_TOO_DEEP, limit=MAX_NESTING_DEPTH)
         self.report_diagnostic(
             line_diagnostic("nesting-too-deep", detail, number, text, method=method, id=id_)
         )
         if kind is REQUEST and isinstance(top, dict):
-            code = ErrorCode.INVALID_REQUEST
-            limit = MAX_NESTING_DEPTH
-            message = f"{ERROR_MESSAGES[code]}: the frame is nested deeper than {limit} levels"
+            code = int(ErrorCode.INVALID_REQUEST)
+            message = format_message(WireMessage.FRAME_NESTED_TOO_DEEP, limit=MAX_NESTING_DEPTH)
             self._writer.write_line_soon(
-                error_line(echoed_id(top["id"]), {"code": int(code), "message": message})
+                error_line(echoed_id(top["id"]), {"code": code, "message": message})
             )
 
     def _watch_notification_handler(
@@ -342,7 +342,11 @@ class JsonRpcLineTransport:
             self._report_handler_failure(context, error)
 
     def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
-        message = f"the {context.method} handler failed: {describe_error(error)}"
+        message = format_message(
+            WireMessage.NOTIFICATION_HANDLER_FAILED,
+            method=context.method,
+            error=describe_error(error),
+        )
         self.report_diagnostic(
             TransportDiagnostic(
                 reason="notification-handler-failed",
@@ -375,7 +379,7 @@ class JsonRpcLineTransport:
         id_ = message["id"]
         future = self._pending.take(id_)
         if future is None:
-            detail = f"no pending request has id {jsonlib.dumps(id_)}"
+            detail = format_message(WireMessage.UNKNOWN_RESPONSE_ID, id=jsonlib.dumps(id_))
             self.report_diagnostic(
                 line_diagnostic("unknown-response-id", detail, number, text, id=id_)
             )
