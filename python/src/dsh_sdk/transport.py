@@ -1,14 +1,14 @@
 """JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (WIRE.md §1, §2, §8).
 
-The Python twin of `packages/protocol/src/transport.ts`.
+The Python twin of `packages/protocol/src/transport.ts`: it reads lines, classifies them, settles
+responses and reports what it ignores; `InboundHandlers` dispatches requests and notifications.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Final, Literal, Protocol
 
 from dsh_sdk import jsonlib
@@ -35,25 +35,9 @@ from dsh_sdk.diagnostics import (
     rejection_diagnostic,
 )
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
-from dsh_sdk.inbound_handlers import (
-    NotificationContext,
-    NotificationHandler,
-    RequestContext,
-    RequestHandler,
-    describe_error,
-    echoed_id,
-    error_line,
-    register_handler,
-    start_request,
-)
+from dsh_sdk.inbound_handlers import InboundHandlers, NotificationHandler, RequestHandler
 from dsh_sdk.jsonlib import ABSENT
-from dsh_sdk.line_reader import (
-    ByteSource,
-    LineEntry,
-    LineReader,
-    read_line_batches,
-    utf8_length,
-)
+from dsh_sdk.line_reader import ByteSource, LineEntry, LineReader, read_line_batches
 from dsh_sdk.line_writer import LineOutput, LineWriter, renew
 from dsh_sdk.nesting import (
     SHORT_LINE_CHARS,
@@ -62,6 +46,7 @@ from dsh_sdk.nesting import (
     read_top_level,
 )
 from dsh_sdk.pending_requests import PendingRequests
+from dsh_sdk.responses import describe_error, echoed_id, error_line
 
 __all__ = ["JsonRpcLineTransport", "JsonRpcTransportPeer", "TransportState"]
 
@@ -109,14 +94,12 @@ class JsonRpcLineTransport:
         self._writer = LineWriter(writer, self._shut_down)
         self._observer = on_diagnostic
         self._counts: dict[DiagnosticReason, int] = {}
-        self._request_handlers: dict[str, RequestHandler] = {}
-        self._notification_handlers: dict[str, NotificationHandler] = {}
         self._pending = PendingRequests()
         self._state: TransportState = "idle"
         self._close_error: TransportClosedError | None = None
         self._closed = asyncio.Event()
+        self._handlers = InboundHandlers(self._writer, self.report_diagnostic, self._closed)
         self._read_task: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
 
     @property
     def state(self) -> TransportState:
@@ -159,13 +142,13 @@ class JsonRpcLineTransport:
     def on_request(self, method: str, handler: RequestHandler) -> Callable[[], None]:
         """Registers the handler of an inbound request method (one per method; a second
         registration raises `ValueError`). Returns a function that unregisters it."""
-        return register_handler(self._request_handlers, method, handler)
+        return self._handlers.on_request(method, handler)
 
     def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
         """Registers the handler of an inbound notification method (one per method).
         A notification without a handler is reported as `unhandled-notification`. Returns a
         function that unregisters it."""
-        return register_handler(self._notification_handlers, method, handler)
+        return self._handlers.on_notification(method, handler)
 
     async def request(
         self, method: str, params: object = ABSENT, *, timeout: float | None = None
@@ -238,7 +221,8 @@ class JsonRpcLineTransport:
         parse_large, large = jsonlib.large_line_parser(), jsonlib.LARGE_LINE_CHARS
         classify = classify_message
         exceeds_depth, short = exceeds_nesting_depth, SHORT_LINE_CHARS
-        handlers = self._notification_handlers
+        dispatch_notification = self._handlers.dispatch_notification
+        dispatch_request = self._handlers.dispatch_request
         number = self._lines.line_count - len(entries)
         for entry in entries:
             number += 1
@@ -271,28 +255,11 @@ class JsonRpcLineTransport:
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
-                method = message["method"]
-                handler = handlers.get(method)
-                if handler is None:
-                    detail = format_message(WireMessage.NO_HANDLER, method=method)
-                    self.report_diagnostic(
-                        line_diagnostic(
-                            "unhandled-notification", detail, number, entry, method=method
-                        )
-                    )
-                    continue
-                context = NotificationContext(method, number, entry)
-                try:
-                    outcome = handler(message.get("params", ABSENT), context)
-                except Exception as error:
-                    self._report_handler_failure(context, error)
-                else:
-                    if outcome is not None and inspect.isawaitable(outcome):
-                        self._watch_notification_handler(outcome, context)
+                dispatch_notification(message, entry, number)
             elif kind is SUCCESS_RESPONSE or kind is ERROR_RESPONSE:
                 self._settle(message, kind is SUCCESS_RESPONSE, entry, number)
             elif kind is REQUEST:
-                self._start_request(message, entry, number)
+                dispatch_request(message, entry, number)
             else:
                 assert isinstance(kind, MalformedMessage)
                 self.report_diagnostic(
@@ -324,56 +291,6 @@ class JsonRpcLineTransport:
             self._writer.write_line_soon(
                 error_line(echoed_id(top["id"]), {"code": code, "message": message})
             )
-
-    def _watch_notification_handler(
-        self, outcome: Awaitable[Any], context: NotificationContext
-    ) -> None:
-        """Runs what an async notification handler returned; a failure is reported."""
-        task = asyncio.ensure_future(outcome)
-        self._tasks.add(task)
-        task.add_done_callback(lambda done: self._notification_done(done, context))
-
-    def _notification_done(self, task: asyncio.Future[Any], context: NotificationContext) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        error = task.exception()
-        if isinstance(error, Exception):
-            self._report_handler_failure(context, error)
-
-    def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
-        message = format_message(
-            WireMessage.NOTIFICATION_HANDLER_FAILED,
-            method=context.method,
-            error=describe_error(error),
-        )
-        self.report_diagnostic(
-            TransportDiagnostic(
-                reason="notification-handler-failed",
-                message=message,
-                line=context.line,
-                bytes=context.bytes,
-                method=context.method,
-                cause=error,
-            )
-        )
-
-    def _start_request(self, message: dict[str, Any], text: str, number: int) -> None:
-        method: str = message["method"]
-        context = RequestContext(
-            method=method,
-            id=message["id"],
-            line=number,
-            bytes=utf8_length(text),
-            closed=self._closed,
-        )
-        handler = self._request_handlers.get(method)
-        params = message.get("params", ABSENT)
-        pending = start_request(self._writer, handler, params, context)
-        if pending is not None:
-            task = asyncio.ensure_future(pending)
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
 
     def _settle(self, message: dict[str, Any], is_success: bool, text: str, number: int) -> None:
         id_ = message["id"]
