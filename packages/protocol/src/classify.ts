@@ -64,7 +64,7 @@ export interface MalformedMessage {
 type JsonObject = { readonly [key: string]: unknown };
 
 /**
- * Classifies a value produced by `JSON.parse` (WIRE.md §2 and §8).
+ * Classifies a value produced by `JSON.parse` (the framing rules of the IDL's `meta.description` and `diagnostics`).
  *
  * Members are tested with `!== undefined` rather than `Object.hasOwn`: JSON
  * cannot express `undefined`, and none of the members looked at here exists on

@@ -306,7 +306,7 @@ export class TraceRecorder {
         message: `${method} is a ${info.kind}, sent as a ${kind}`,
       });
     }
-    // A method without params takes absent params too (WIRE.md §8: `shutdown`).
+    // A method without params takes absent params too (the IDL's `shutdown`: params absent, `{}` or `null`).
     if (params === undefined && info.paramsType === null) return;
     const validate = METHOD_VALIDATORS[info.wireName].params;
     const reason = info.kind === 'request' ? 'invalid-params' : 'invalid-notification-params';

@@ -1,4 +1,5 @@
-"""What a parsed JSON value is: request, notification, response or malformed (WIRE.md §2, §8).
+"""What a parsed JSON value is: request, notification, response or malformed (the IDL's
+`meta.description` and `diagnostics`).
 
 `classify_message` is the one place that decides; the transport dispatches on its answer. For a
 message it returns a kind (a string constant), so the common case allocates nothing; for anything

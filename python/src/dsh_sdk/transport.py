@@ -1,4 +1,5 @@
-"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (WIRE.md §1, §2, §8).
+"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (the framing of the IDL's
+`meta.description`).
 
 The Python twin of `packages/protocol/src/transport.ts`: it reads lines, classifies them, settles
 responses and reports what it ignores; `InboundHandlers` dispatches requests and notifications.
