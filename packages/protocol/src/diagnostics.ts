@@ -1,3 +1,4 @@
+import { formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { DiagnosticReason } from './gen/constants.gen.js';
 import type { JsonRpcId } from './classify.js';
 import type { Violation } from './gen/types.gen.js';
@@ -38,3 +39,24 @@ export type DiagnosticObserver = (diagnostic: TransportDiagnostic) => void;
 
 /** How many diagnostics of each reason a transport has reported. */
 export type DiagnosticCounts = Readonly<Partial<Record<DiagnosticReason, number>>>;
+
+/**
+ * The report of a notification handler of `method` that threw `error` (whose text is
+ * `errorText`), for the message on input line `line` of `bytes` bytes.
+ */
+export function handlerFailureDiagnostic(
+  method: string,
+  line: number,
+  bytes: number,
+  error: unknown,
+  errorText: string,
+): TransportDiagnostic {
+  return {
+    reason: 'notification-handler-failed',
+    message: formatMessage(WireMessage.NotificationHandlerFailed, { method, error: errorText }),
+    line,
+    bytes,
+    method,
+    cause: error,
+  };
+}

@@ -6,6 +6,7 @@ import type {
 } from './classify.js';
 import { isJsonRpcErrorObject } from './classify.js';
 import type { TransportDiagnostic } from './diagnostics.js';
+import { handlerFailureDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
 import { ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 
@@ -109,17 +110,7 @@ export class InboundHandlers {
   }
 
   #reportHandlerFailure(error: unknown, { method, line, bytes }: NotificationContext): void {
-    this.#host.report({
-      reason: 'notification-handler-failed',
-      message: formatMessage(WireMessage.NotificationHandlerFailed, {
-        method,
-        error: describeError(error),
-      }),
-      line,
-      bytes,
-      method,
-      cause: error,
-    });
+    this.#host.report(handlerFailureDiagnostic(method, line, bytes, error, describeError(error)));
   }
 
   async #respondResult(id: JsonRpcId, result: unknown): Promise<void> {

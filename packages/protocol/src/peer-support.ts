@@ -1,6 +1,7 @@
 // What the generated client and server peers (gen/peers.gen.ts) share: schema checks that speak
 // the protocol's error shapes, and fan-out of one notification to many subscribers.
 import type { TransportDiagnostic } from './diagnostics.js';
+import { handlerFailureDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError } from './errors.js';
 import { ERROR_MESSAGES, ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { Violation } from './gen/types.gen.js';
@@ -133,16 +134,9 @@ export class NotificationFanout<T> {
   /** The shape the transport reports for a failing handler of its own. */
   #reportFailure(error: unknown, context: NotificationContext): void {
     const reason = error instanceof Error ? error.message : String(error);
-    this.transport.reportDiagnostic({
-      reason: 'notification-handler-failed',
-      message: formatMessage(WireMessage.NotificationHandlerFailed, {
-        method: this.method,
-        error: reason,
-      }),
-      line: context.line,
-      bytes: context.bytes,
-      method: this.method,
-      cause: error,
-    });
+    const { line, bytes } = context;
+    this.transport.reportDiagnostic(
+      handlerFailureDiagnostic(this.method, line, bytes, error, reason),
+    );
   }
 }

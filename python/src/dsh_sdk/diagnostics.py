@@ -15,6 +15,7 @@ __all__ = [
     "DiagnosticObserver",
     "DiagnosticReason",
     "TransportDiagnostic",
+    "handler_failure_diagnostic",
     "line_diagnostic",
     "rejection_diagnostic",
 ]
@@ -87,4 +88,22 @@ def line_diagnostic(
         method=method,
         id=id,
         detail=detail,
+    )
+
+
+def handler_failure_diagnostic(
+    method: str, line: int, bytes: int, error: Exception, error_text: str
+) -> TransportDiagnostic:
+    """The report of a notification handler of `method` that raised `error` (whose text is
+    `error_text`), for the message on input line `line` of `bytes` bytes."""
+    message = format_message(
+        WireMessage.NOTIFICATION_HANDLER_FAILED, method=method, error=error_text
+    )
+    return TransportDiagnostic(
+        reason="notification-handler-failed",
+        message=message,
+        line=line,
+        bytes=bytes,
+        method=method,
+        cause=error,
     )

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from dsh_sdk._gen.constants import ErrorCode, WireMessage, format_message
 from dsh_sdk.classify import JsonRpcId
-from dsh_sdk.diagnostics import TransportDiagnostic, line_diagnostic
+from dsh_sdk.diagnostics import TransportDiagnostic, handler_failure_diagnostic, line_diagnostic
 from dsh_sdk.errors import TransportClosedError
 from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.line_reader import utf8_length
@@ -193,21 +193,8 @@ class InboundHandlers:
             self._report_handler_failure(context, error)
 
     def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
-        message = format_message(
-            WireMessage.NOTIFICATION_HANDLER_FAILED,
-            method=context.method,
-            error=describe_error(error),
-        )
-        self._report(
-            TransportDiagnostic(
-                reason="notification-handler-failed",
-                message=message,
-                line=context.line,
-                bytes=context.bytes,
-                method=context.method,
-                cause=error,
-            )
-        )
+        method, line, size = context.method, context.line, context.bytes
+        self._report(handler_failure_diagnostic(method, line, size, error, describe_error(error)))
 
 
 def _start_request(
