@@ -1,6 +1,7 @@
 import { formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { DiagnosticReason } from './gen/constants.gen.js';
 import type { JsonRpcId } from './classify.js';
+import type { LineRejectionReason } from './line-reader.js';
 import type { Violation } from './gen/types.gen.js';
 
 /**
@@ -59,4 +60,16 @@ export function handlerFailureDiagnostic(
     method,
     cause: error,
   };
+}
+
+/** The message of a line the line reader dropped, for a reader whose limit is `maxFrameBytes`. */
+export function lineRejectionMessage(reason: LineRejectionReason, maxFrameBytes: number): string {
+  switch (reason) {
+    case 'frame-too-large':
+      return formatMessage(WireMessage.FrameTooLarge, { limit: maxFrameBytes });
+    case 'invalid-utf8':
+      return WireMessage.InvalidUtf8;
+    case 'truncated-frame':
+      return WireMessage.TruncatedFrame;
+  }
 }

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
 import type { ClassifiedMessage, JsonRpcId, MalformedMessage } from './classify.js';
 import type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
+import { lineRejectionMessage } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
 import {
   DEFAULT_MAX_FRAME_BYTES,
@@ -205,12 +206,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     bytes: number,
   ): void => {
     if (this.#state !== 'open') return;
-    const message =
-      reason === 'frame-too-large'
-        ? formatMessage(WireMessage.FrameTooLarge, { limit: this.#maxFrameBytes })
-        : reason === 'invalid-utf8'
-          ? WireMessage.InvalidUtf8
-          : WireMessage.TruncatedFrame;
+    const message = lineRejectionMessage(reason, this.#maxFrameBytes);
     this.reportDiagnostic({ reason, line, bytes, message });
   };
 
