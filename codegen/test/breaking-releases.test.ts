@@ -1,4 +1,4 @@
-// Today's IDL and a scratch version 2 (the additions WIRE.md §9 describes) against release 1.
+// Today's IDL and a scratch version 2 (the additions docs/protocol.md lists under "Versions") against release 1.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareIdl } from '../src/breaking/compare-idl.js';
@@ -21,7 +21,7 @@ interface Raw {
   types: Record<string, Schema>;
 }
 
-/** Version 2 as WIRE.md §9 has it (today's IDL): negotiation fields and two methods, all `since` 2. */
+/** Version 2 as the IDL has it today: negotiation fields and two methods, all `since` 2. */
 function version2(): Raw {
   const raw = JSON.parse(todayText) as Raw;
   expect(raw.meta.protocolVersion).toBe(2);
@@ -45,7 +45,7 @@ describe('today against release 1', () => {
   });
 });
 
-describe('a version 2 with the additions of WIRE.md §9', () => {
+describe('a version 2 with the additions of protocol version 2', () => {
   it('loads with the current loader and breaks nothing of version 1', () => {
     const comparison = compareIdl(release1, asDocument(version2()), options);
     expect(comparison.findings.filter((f) => f.severity === 'breaking')).toEqual([]);

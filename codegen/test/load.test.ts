@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadIdlFile } from '../src/idl/load.js';
 import { IdlError } from '../src/idl/source.js';
@@ -302,6 +304,33 @@ describe('loading the IDL', () => {
         deprecated: { reason: 'Looks like red on old screens.', replacement: 'red' },
       },
     ]);
+  });
+
+  it('reads the message texts of errors and diagnostics, with their placeholders', () => {
+    const real = loadIdlFile(new URL('../../protocol.idl.json', import.meta.url).pathname);
+    const byName = new Map(real.messages.map((m) => [m.name, m]));
+    expect(byName.get('frameTooLarge')).toMatchObject({
+      template: 'the line is longer than the frame limit of {limit} bytes',
+      placeholders: ['limit'],
+      owner: 'diagnostic frame-too-large',
+    });
+    expect(byName.get('methodNotFound')?.owner).toBe('error -32601 (methodNotFound)');
+    // The released version 1 predates message texts: it still loads, with none.
+    const released = new URL('../../protocol/released/1.idl.json', import.meta.url).pathname;
+    expect(loadIdlFile(released).messages).toEqual([]);
+  });
+
+  it('refuses a message name used twice, pointing at the second', () => {
+    const path = new URL('../../protocol.idl.json', import.meta.url).pathname;
+    const text = readFileSync(path, 'utf8').replace(
+      '"noHandler": "no handler',
+      '"methodNotFound": "no handler',
+    );
+    const copy = join(mkdtempSync(join(tmpdir(), 'idl-')), 'twice.idl.json');
+    writeFileSync(copy, text);
+    expect(() => loadIdlFile(copy, 'twice.idl.json')).toThrow(
+      /twice\.idl\.json:\d+:\d+ \/diagnostics\/12\/messages\/methodNotFound: message name "methodNotFound" is already used at \/errors\/2\/messages\/methodNotFound/,
+    );
   });
 
   it('reports invalid JSON with the line of the syntax error', () => {

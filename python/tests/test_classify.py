@@ -1,4 +1,4 @@
-"""classify_message: request, notification, response or malformed (WIRE.md §2, §8)."""
+"""classify_message: request, notification, response or malformed (the IDL's `diagnostics`)."""
 
 from __future__ import annotations
 

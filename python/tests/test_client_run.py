@@ -1,5 +1,5 @@
 """`HarnessClient.run` and `stream` against both reference runtimes over real pipes: receipt to
-idle (WIRE.md §6), the session tree, images, concurrent sessions, timeouts."""
+idle (the IDL's `session.status`), the session tree, images, concurrent sessions, timeouts."""
 
 from __future__ import annotations
 

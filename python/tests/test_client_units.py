@@ -1,5 +1,5 @@
 """The client's pieces in-process: content helpers, the stderr tail, exits, and the run tracker
-fed notifications in every order WIRE.md §6 and §8 allow."""
+fed notifications in every order the IDL allows (`promptLife`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""jsonlib: strict JSON in, JSON.stringify-identical JSON out, on both backends (WIRE.md §8)."""
+"""jsonlib: strict JSON in, JSON.stringify-identical JSON out, both backends (IDL `meta`)."""
 
 from __future__ import annotations
 

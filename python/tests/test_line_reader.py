@@ -1,4 +1,4 @@
-"""LineReader: bytes to complete lines (WIRE.md §1, §8)."""
+"""LineReader: bytes to complete lines (the IDL's `meta.description`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""JsonRpcLineTransport over in-memory streams and socket pairs (WIRE.md §1, §2, §8)."""
+"""JsonRpcLineTransport over in-memory streams and socket pairs (the IDL's `meta.description`)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dsh_sdk._gen.models import Violation
+from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.validation_runtime import (
-    ABSENT,
     Out,
     all_numbers_within,
     any_of,

@@ -131,7 +131,7 @@ export const RULES = {
   },
   'object-closed': {
     summary:
-      'an object now rejects members it does not define (WIRE.md §8 promises they are ignored)',
+      'an object now rejects members it does not define (the IDL `meta.description` promises they are ignored)',
     fix: 'keep the object open: unknown members are ignored (forward compatibility)',
   },
   'object-opened': {

@@ -179,6 +179,21 @@ function emitDiagnostics(f: GeneratedFile, model: Model): void {
   f.print`| reason | meaning |`;
   f.print`|---|---|`;
   for (const d of model.diagnostics) f.print`| \`${d.reason}\` | ${cell(d.description)} |`;
+  emitMessages(f, model);
+}
+
+function emitMessages(f: GeneratedFile, model: Model): void {
+  f.blank();
+  f.print`### Message texts`;
+  f.blank();
+  f.raw(
+    "The `message` a transport or runtime writes with an error or a diagnostic, the same in every language (`WireMessage` / `formatMessage` in TypeScript, `WireMessage` / `format_message` in Python). `{name}` is filled in when the message is sent. A handler's own error keeps its own message.",
+  );
+  f.blank();
+  f.print`| name | text | sent with |`;
+  f.print`|---|---|---|`;
+  for (const m of model.messages)
+    f.print`| ${m.name} | ${cell('`' + m.template + '`')} | ${m.owner} |`;
 }
 
 function emitReleases(f: GeneratedFile, model: Model, releases: readonly ReleasedVersion[]): void {

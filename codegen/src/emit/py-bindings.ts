@@ -1,6 +1,7 @@
 // IDL → Python bindings: constants.py (version, error codes, diagnostic reasons), methods.py (method
 // names and metadata) and wire_names.py (the tables codec.py decodes and encodes by).
 import type { Method, Model } from '../idl/model.js';
+import { messageDoc, PLACEHOLDER_PATTERN } from '../idl/messages.js';
 import { constantCase, kebabCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
@@ -40,11 +41,14 @@ function emitPackage(bundle: SchemaBundle) {
 export function emitConstants(model: Model) {
   const f = new GeneratedFile(`${PY_GEN_DIR}/constants.py`, 'py-bindings', 'py');
   f.preamble(
-    pyDocstring(`Constants of the ${model.meta.title}: version, error codes, diagnostic reasons.`),
+    pyDocstring(
+      `Constants of the ${model.meta.title}: version, error codes, diagnostic reasons, message texts.`,
+    ),
   );
   emitProtocolConstants(f, model);
   emitErrorCodes(f, model);
   emitDiagnosticReasons(f, model);
+  emitMessages(f, model);
   return f.finish();
 }
 
@@ -109,6 +113,35 @@ function emitDiagnosticReasons(f: GeneratedFile, model: Model): void {
   for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
   f.print`)`;
   f.raw(pyDocstring('Every diagnostic reason, in IDL order.'));
+}
+
+function emitMessages(f: GeneratedFile, model: Model): void {
+  const Final = typing(f, 'Final');
+  f.blank(2);
+  f.print`class WireMessage:`;
+  f.raw(
+    pyDocstring(
+      "Every message text a transport or runtime writes on the wire or in a diagnostic (the IDL's `errors[].messages` and `diagnostics[].message`), by name. Fill the `{placeholders}` with `format_message`.",
+      '    ',
+    ),
+  );
+  for (const m of model.messages) {
+    f.blank();
+    f.print`    ${constantCase(m.name)}: ${Final} = ${pyStr(m.template)}`;
+    f.raw(pyDocstring(messageDoc(m), '    '));
+  }
+  f.blank(2);
+  const re = f.importModule('re');
+  f.print`_PLACEHOLDER: ${Final} = ${re}.compile(${pyStr(PLACEHOLDER_PATTERN)})`;
+  f.blank(2);
+  f.print`def format_message(template: str, **values: object) -> str:`;
+  f.raw(
+    pyDocstring(
+      '`template` with each `{name}` replaced by `str(values[name])` (a placeholder without a value stays as written).',
+      '    ',
+    ),
+  );
+  f.print`    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), template)`;
 }
 
 /** methods.py: `Method.SESSION_PROMPT == "session/prompt"` and the METHODS metadata table. */

@@ -9,6 +9,8 @@
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
+import { PyCheckWriter } from './py-check-writer.js';
+import type { Scope } from './py-check-writer.js';
 import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
 import type { Pointer } from './py-validator-module.js';
@@ -26,18 +28,6 @@ import {
   TYPE_TEST,
 } from './py-validator-module.js';
 
-/** collect: append violations to `out`. test: `return False` at the first one (in a predicate). */
-type Mode = 'collect' | 'test';
-
-interface Scope {
-  readonly value: string;
-  readonly pointer: Pointer;
-  readonly indent: string;
-  readonly mode: Mode;
-  /** Where in the bundle the schema is, for error messages. */
-  readonly at: string;
-}
-
 const ABSENT_MESSAGE = 'must not be present';
 
 type Group = (typeof GROUPS)[number];
@@ -47,18 +37,9 @@ function typeList(node: SchemaNode): string[] {
   return raw === undefined ? [] : Array.isArray(raw) ? (raw as string[]) : [String(raw)];
 }
 
-export class PyValidatorCompiler {
-  readonly parts = new ModuleParts();
-  private counter = 0;
+export class PyValidatorCompiler extends PyCheckWriter {
   /** Definitions being compiled in place, whose references inside stay calls. */
-  private readonly inlined = new Set<string>();
-
-  constructor(private readonly definitions: Record<string, unknown>) {}
-
-  /** The name of the check function of a definition. */
-  static checkName(definition: string): string {
-    return `_check_${snakeCase(definition)}`;
-  }
+  protected readonly inlined = new Set<string>();
 
   /** `def <name>(v, p, out)` checking `schema`, as source text. */
   checkFunction(name: string, schema: unknown, at: string): string {
@@ -73,18 +54,7 @@ export class PyValidatorCompiler {
     return [head, ...(body.length > 0 ? body : ['    pass'])].join('\n');
   }
 
-  /** Compiles a function body with its own variable numbering, so identical bodies print identically. */
-  private isolated(compile: () => string[]): string[] {
-    const saved = this.counter;
-    this.counter = 0;
-    try {
-      return compile();
-    } finally {
-      this.counter = saved;
-    }
-  }
-
-  private node(schema: unknown, s: Scope): string[] {
+  protected node(schema: unknown, s: Scope): string[] {
     if (schema === true) return [];
     if (schema === false) return [this.fail(s, ABSENT_MESSAGE)];
     if (!isPlainObject(schema)) throw new Error(`py-validators: ${s.at} is not a schema`);
@@ -106,7 +76,7 @@ export class PyValidatorCompiler {
   }
 
   /** Keywords of every type, in ajv's order: $ref, const, enum, not, anyOf, allOf, if/then/else. */
-  private untyped(node: SchemaNode, s: Scope): string[] {
+  protected untyped(node: SchemaNode, s: Scope): string[] {
     const lines: string[] = [];
     if (typeof node['$ref'] === 'string')
       lines.push(...this.call(this.refCheck(node['$ref'], s.at), s));
@@ -124,7 +94,7 @@ export class PyValidatorCompiler {
   }
 
   /** const and enum: they apply to values of every type. */
-  private values(node: SchemaNode, s: Scope): string[] {
+  protected values(node: SchemaNode, s: Scope): string[] {
     const lines: string[] = [];
     if ('const' in node) {
       lines.push(
@@ -139,7 +109,7 @@ export class PyValidatorCompiler {
   }
 
   /** The keywords of each used JSON type under one test of that type; `single` also reports `type`. */
-  private typed(
+  protected typed(
     node: SchemaNode,
     used: typeof GROUPS,
     single: Group | undefined,
@@ -169,21 +139,21 @@ export class PyValidatorCompiler {
   }
 
   /** ajv's `type` error: `must be string`, `must be string,number`. */
-  private typeGuard(types: readonly string[], s: Scope): string[] {
+  protected typeGuard(types: readonly string[], s: Scope): string[] {
     const test = types.map((t) => this.typeTest(t, s)).join(' or ');
     const negated = types.length > 1 ? `not (${test})` : `not ${test}`;
     return this.guard(negated, `must be ${types.join(',')}`, s);
   }
 
   /** `x-not-object-lacks-required`: a value that is not an object also misses every required member. */
-  private missingWhenNotObject(node: SchemaNode, s: Scope): string[] {
+  protected missingWhenNotObject(node: SchemaNode, s: Scope): string[] {
     if (node['x-not-object-lacks-required'] !== true || s.mode === 'test') return [];
     return ((node['required'] ?? []) as string[]).map((name) =>
       this.fail({ ...s, pointer: child(s.pointer, name) }, `must have required property '${name}'`),
     );
   }
 
-  private keyword(key: string, node: SchemaNode, s: Scope): string[] {
+  protected keyword(key: string, node: SchemaNode, s: Scope): string[] {
     const v = s.value;
     const limit = node[key];
     switch (key) {
@@ -240,7 +210,7 @@ export class PyValidatorCompiler {
     }
   }
 
-  private properties(properties: Record<string, unknown>, s: Scope): string[] {
+  protected properties(properties: Record<string, unknown>, s: Scope): string[] {
     const lines: string[] = [];
     for (const [name, sub] of Object.entries(properties)) {
       const pointer = child(s.pointer, name);
@@ -270,7 +240,7 @@ export class PyValidatorCompiler {
    * A referenced definition is compiled in place, once (its own references stay calls), so that a
    * member's pointer is only built when it is reported: open content is mostly scalars that pass.
    */
-  private additionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
+  protected additionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
     if (schema === true) return [];
     const names = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
     const known = this.parts.keySet(names);
@@ -309,7 +279,7 @@ export class PyValidatorCompiler {
   }
 
   /** The definition a `{ $ref }` schema names, unless it is already being compiled in place. */
-  private inlineTarget(schema: unknown): { name: string; schema: unknown } | undefined {
+  protected inlineTarget(schema: unknown): { name: string; schema: unknown } | undefined {
     if (!isPlainObject(schema) || Object.keys(schema).length !== 1) return undefined;
     const ref = schema['$ref'];
     if (typeof ref !== 'string' || !ref.startsWith(REF_PREFIX)) return undefined;
@@ -318,7 +288,7 @@ export class PyValidatorCompiler {
     return { name, schema: this.definitions[name] };
   }
 
-  private withInlined<T>(name: string, compile: () => T): T {
+  protected withInlined<T>(name: string, compile: () => T): T {
     this.inlined.add(name);
     try {
       return compile();
@@ -327,7 +297,7 @@ export class PyValidatorCompiler {
     }
   }
 
-  private items(items: unknown, s: Scope): string[] {
+  protected items(items: unknown, s: Scope): string[] {
     const guard = this.numbersWithinTest(items, s.value, s);
     const indent = guard ? `${s.indent}    ` : s.indent;
     const index = this.fresh('i');
@@ -353,7 +323,7 @@ export class PyValidatorCompiler {
    * nothing else about a number, so that no value can break it and the loop over them is skipped
    * (open content is mostly such numbers: token counts, arrays of floats); undefined otherwise.
    */
-  private numbersWithinTest(schema: unknown, values: string, s: Scope): PyExpr | undefined {
+  protected numbersWithinTest(schema: unknown, values: string, s: Scope): PyExpr | undefined {
     const bounds = this.numberBounds(schema);
     if (!bounds || s.mode === 'test') return undefined;
     const range = this.parts.range(bounds.minimum, bounds.maximum);
@@ -368,7 +338,7 @@ export class PyValidatorCompiler {
    * The bounds of a schema (or of the definition it names) whose only rules are number bounds and
    * subschemas of arrays and objects; undefined for any other schema.
    */
-  private numberBounds(schema: unknown): { minimum: string; maximum: string } | undefined {
+  protected numberBounds(schema: unknown): { minimum: string; maximum: string } | undefined {
     const ref = isPlainObject(schema) ? schema['$ref'] : undefined;
     const resolved =
       typeof ref === 'string' && Object.keys(schema as SchemaNode).length === 1
@@ -380,113 +350,5 @@ export class PyValidatorCompiler {
       return undefined;
     if (!('minimum' in resolved) || !('maximum' in resolved)) return undefined;
     return { minimum: num(resolved['minimum']), maximum: num(resolved['maximum']) };
-  }
-
-  private anyOf(branches: unknown[], s: Scope): string[] {
-    const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
-    if (s.mode === 'test') {
-      const passes = this.parts.use('passes');
-      const any = pyCallExpr('any', [`${passes}(c, ${s.value}) for c in ${pyTuple(checks)}`]);
-      return [layoutPy(any, s.indent.length, 'if not ', ':'), `${s.indent}    return False`];
-    }
-    const call = pyCallExpr(this.parts.use('any_of'), [
-      s.value,
-      pointerExpr(s.pointer),
-      'out',
-      pyTupleExpr(checks),
-    ]);
-    return [layoutPy(call, s.indent.length)];
-  }
-
-  /** if/then/else; an `else` that is only another if/then/else prints as `elif` (dispatch chains). */
-  private ifThenElse(node: SchemaNode, s: Scope): string[] {
-    const lines: string[] = [];
-    const inner = { ...s, indent: `${s.indent}    ` };
-    let current: SchemaNode | null = node;
-    let at = s.at;
-    let keyword = 'if';
-    while (current) {
-      lines.push(`${s.indent}${keyword} ${this.predicate(current['if'], `${at}/if`)}(${s.value}):`);
-      const then =
-        'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
-      lines.push(...(then.length > 0 ? then : [`${inner.indent}pass`]));
-      const otherwise: unknown = current['else'];
-      if (
-        isPlainObject(otherwise) &&
-        'if' in otherwise &&
-        Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k))
-      ) {
-        [current, at, keyword] = [otherwise, `${at}/else`, 'elif'];
-        continue;
-      }
-      const elseLines =
-        otherwise === undefined ? [] : this.node(otherwise, { ...inner, at: `${at}/else` });
-      if (elseLines.length > 0) lines.push(`${s.indent}else:`, ...elseLines);
-      current = null;
-    }
-    return lines;
-  }
-
-  /** A module-level `(v) -> bool` that is true when `schema` holds; identical ones are shared. */
-  private predicate(schema: unknown, at: string): string {
-    const body = this.isolated(() =>
-      this.node(schema, { value: 'v', pointer: [], indent: '    ', mode: 'test', at }),
-    );
-    return this.parts.helper('_matches', ['v: Any'], '-> bool', [...body, '    return True']);
-  }
-
-  /** A module-level check function for a subschema (a definition's own for a `$ref`). */
-  private hoist(schema: unknown, at: string): string {
-    if (
-      isPlainObject(schema) &&
-      Object.keys(schema).length === 1 &&
-      typeof schema['$ref'] === 'string'
-    ) {
-      return this.refCheck(schema['$ref'], at);
-    }
-    const scope: Scope = { value: 'v', pointer: ROOT_POINTER, indent: '    ', mode: 'collect', at };
-    const body = this.isolated(() => this.node(schema, scope));
-    return this.parts.helper(
-      '_check',
-      ['v: Any', 'p: str', `out: ${this.parts.use('Out')}`],
-      '-> None',
-      body.length > 0 ? body : ['    pass'],
-    );
-  }
-
-  private refCheck(ref: string, at: string): string {
-    const name = ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : '';
-    if (!(name in this.definitions))
-      throw new Error(`py-validators: unresolvable $ref "${ref}" at ${at}`);
-    return PyValidatorCompiler.checkName(name);
-  }
-
-  private call(check: string, s: Scope): string[] {
-    if (s.mode === 'test') {
-      const passes = this.parts.use('passes');
-      return [`${s.indent}if not ${passes}(${check}, ${s.value}):`, `${s.indent}    return False`];
-    }
-    return [layoutPy(pyCallExpr(check, [s.value, pointerExpr(s.pointer), 'out']), s.indent.length)];
-  }
-
-  private guard(test: string, message: string, s: Scope): string[] {
-    return [`${s.indent}if ${test}:`, this.fail({ ...s, indent: `${s.indent}    ` }, message)];
-  }
-
-  private fail(s: Scope, message: string): string {
-    if (s.mode === 'test') return `${s.indent}return False`;
-    const violation = pyTupleExpr([pointerExpr(s.pointer), pyStr(message)]);
-    return layoutPy(pyCallExpr('out.append', [violation]), s.indent.length);
-  }
-
-  private typeTest(type: string, s: Scope): string {
-    const test = TYPE_TEST[type];
-    if (!test) throw new Error(`py-validators: unknown type "${type}" at ${s.at}`);
-    return test(s.value, this.parts);
-  }
-
-  private fresh(prefix: string): string {
-    this.counter += 1;
-    return `${prefix}${this.counter}`;
   }
 }

@@ -78,7 +78,10 @@ export function isPlainObject(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The names python/src/dsh_sdk/validation_runtime.py (hand-written) gives the compiled code. */
+/**
+ * The names the hand-written runtime gives the compiled code: python/src/dsh_sdk/validation_runtime.py,
+ * and `ABSENT` from python/src/dsh_sdk/jsonlib.py (see {@link runtimeModule}).
+ */
 export type RuntimeName =
   | 'ABSENT'
   | 'Out'
@@ -95,18 +98,23 @@ export type RuntimeName =
   | 'unknown_members'
   | 'utf16_length';
 
+/** The module a runtime name comes from: `ABSENT` is jsonlib's, the one sentinel the transport and peers use too. */
+export function runtimeModule(name: RuntimeName): string {
+  return name === 'ABSENT' ? 'dsh_sdk.jsonlib' : 'dsh_sdk.validation_runtime';
+}
+
 /** Module-level constants and helper functions, shared when identical, and what the module imports. */
 export class ModuleParts {
   readonly helpers: string[] = [];
   readonly constants: string[] = [];
   /** Standard-library modules the compiled code needs besides `typing` (`re`). */
   readonly modules = new Set<string>();
-  /** The names the compiled code takes from `dsh_sdk.validation_runtime`, so it imports only those. */
+  /** The names the compiled code takes from the runtime, so it imports only those. */
   readonly runtime = new Set<RuntimeName>();
   private readonly helperNames = new Map<string, string>();
   private readonly constantNames = new Map<string, string>();
 
-  /** A name from `dsh_sdk.validation_runtime`, recorded as used. */
+  /** A name from the runtime, recorded as used. */
   use(name: RuntimeName): string {
     this.runtime.add(name);
     return name;

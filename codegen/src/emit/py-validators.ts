@@ -13,6 +13,7 @@ import { GeneratedFile } from '../printer/generated-file.js';
 import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
 import type { ModuleParts } from './py-validator-module.js';
+import { runtimeModule } from './py-validator-module.js';
 import type { ValidatorSpec } from './validator-names.js';
 import {
   noParamsSchema,
@@ -84,7 +85,7 @@ export function importValidatorParts(f: GeneratedFile, parts: ModuleParts): void
   f.import('Mapping', 'collections.abc');
   for (const name of ['Any', 'Final']) f.import(name, 'typing');
   f.import('Violation', 'dsh_sdk._gen.models');
-  for (const name of parts.runtime) f.import(name, 'dsh_sdk.validation_runtime');
+  for (const name of parts.runtime) f.import(name, runtimeModule(name));
 }
 
 function emitPublicValidators(f: GeneratedFile, model: Model): void {

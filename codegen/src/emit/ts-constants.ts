@@ -1,5 +1,7 @@
-// IDL → constants.gen.ts: error codes, diagnostic reasons, the IDL and protocol versions and named constants.
+// IDL → constants.gen.ts: error codes, diagnostic reasons, message texts, the IDL and protocol
+// versions and named constants.
 import type { Model } from '../idl/model.js';
+import { messageDoc, PLACEHOLDER_PATTERN } from '../idl/messages.js';
 import { constantCase, pascalCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
@@ -13,6 +15,7 @@ export const tsConstantsEmitter: Emitter = {
     emitProtocolConstants(f, model);
     emitErrorCodes(f, model);
     emitDiagnosticReasons(f, model);
+    emitMessages(f, model);
     return [f.finish()];
   },
 };
@@ -76,4 +79,45 @@ function emitDiagnosticReasons(f: GeneratedFile, model: Model): void {
   f.blank();
   f.raw(f.jsdoc('Every diagnostic reason, in IDL order.'));
   f.print`export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [${model.diagnostics.map((d) => f.string(d.reason)).join(', ')}];`;
+}
+
+function emitMessages(f: GeneratedFile, model: Model): void {
+  f.blank();
+  f.raw(
+    f.jsdoc(
+      "Every message text a transport or runtime writes on the wire or in a diagnostic (the IDL's `errors[].messages` and `diagnostics[].message`), by name. Fill the `{placeholders}` with {@link formatMessage}.",
+    ),
+  );
+  f.print`export const WireMessage = {`;
+  for (const m of model.messages) {
+    f.raw(f.jsdoc(messageDoc(m), '  '));
+    f.print`  ${pascalCase(m.name)}: ${f.string(m.template)},`;
+  }
+  f.print`} as const;`;
+  f.raw(f.jsdoc('One of the message texts.'));
+  f.print`export type WireMessage = (typeof WireMessage)[keyof typeof WireMessage];`;
+  f.blank();
+  f.raw(f.jsdoc('The names of the `{placeholders}` of a message text.'));
+  f.print`export type MessagePlaceholders<T extends string> = T extends \`\${string}{\${infer Name}}\${infer Rest}\``;
+  f.print`  ? Name | MessagePlaceholders<Rest>`;
+  f.print`  : never;`;
+  f.blank();
+  f.print`const PLACEHOLDER = new RegExp(${f.string(PLACEHOLDER_PATTERN)}, 'g');`;
+  f.blank();
+  f.raw(
+    f.jsdoc(
+      '`template` with each `{name}` replaced by its value (a placeholder without one stays as written). A text without placeholders takes no values.',
+    ),
+  );
+  f.print`export function formatMessage<T extends WireMessage>(`;
+  f.print`  template: T,`;
+  f.print`  ...values: [MessagePlaceholders<T>] extends [never]`;
+  f.print`    ? []`;
+  f.print`    : [Readonly<Record<MessagePlaceholders<T>, string | number>>]`;
+  f.print`): string {`;
+  f.print`  const filled: Readonly<Record<string, string | number>> = values[0] ?? {};`;
+  f.print`  return template.replace(PLACEHOLDER, (whole, name: string) =>`;
+  f.print`    name in filled ? String(filled[name]) : whole,`;
+  f.print`  );`;
+  f.print`}`;
 }

@@ -44,7 +44,7 @@ export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
 /**
  * `x-not-object-lacks-required` (idl.schema.json): a value that is not a plain object is also
  * reported missing each `required` member, as `required` errors, so violations name the pointer
- * each member would have (WIRE.md §9: absent or array params name `/sessionId`).
+ * each member would have (the IDL's `x-not-object-lacks-required` on `SessionInterruptParams`: absent or array params name `/sessionId`).
  */
 export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): void {
   ajv.addKeyword({

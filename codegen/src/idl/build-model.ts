@@ -17,6 +17,7 @@ import type {
   UnionVariant,
 } from './model.js';
 import { refName } from './model.js';
+import { collectMessages } from './messages.js';
 
 /** A deprecation as written in the IDL. */
 export interface RawDeprecation {
@@ -52,7 +53,14 @@ export interface RawIdl {
   types: Record<string, SchemaNode>;
   vocabulary: Record<string, SchemaNode>;
   errorData: Record<string, SchemaNode>;
-  errors: { name: string; code: number; message: string; data?: string; description: string }[];
+  errors: {
+    name: string;
+    code: number;
+    message: string;
+    messages?: Record<string, string>;
+    data?: string;
+    description: string;
+  }[];
   diagnostics: DiagnosticDef[];
   sequences?: RawSequence[];
 }
@@ -125,7 +133,8 @@ export function buildModel(raw: RawIdl): Model {
     since: q.since ?? 1,
     steps: q.steps.map(buildStep),
   }));
-  return { meta, methods, types, errors, diagnostics: raw.diagnostics, sequences };
+  const messages = collectMessages(raw);
+  return { meta, methods, types, errors, diagnostics: raw.diagnostics, messages, sequences };
 }
 
 /** A step of the meta-schema's `oneOf`, told apart by the member that names its kind. */

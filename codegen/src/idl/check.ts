@@ -5,6 +5,7 @@ import { TYPE_SECTIONS, buildModel } from './build-model.js';
 import { checkExamples, checkUnused } from './check-usage.js';
 import { checkSequences } from './check-sequences.js';
 import { checkVersions } from './check-versions.js';
+import { collectMessages } from './messages.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
@@ -153,6 +154,17 @@ function checkErrors(raw: RawIdl, typeHome: Map<string, string>, findings: Findi
       });
     reasons.add(d.reason);
   });
+  const messageNames = new Map<string, string>();
+  for (const m of collectMessages(raw)) {
+    const other = messageNames.get(m.name);
+    if (other)
+      findings.push({
+        pointer: m.pointer,
+        message: `message name "${m.name}" is already used at ${other}`,
+        hint: 'give every message of errors and diagnostics a unique name',
+      });
+    messageNames.set(m.name, m.pointer);
+  }
 }
 
 /** Checks every `$ref` and forbids anonymous object types below the top of a type. */

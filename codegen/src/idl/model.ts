@@ -103,7 +103,27 @@ export interface ErrorCodeDef {
 
 export interface DiagnosticDef {
   readonly reason: string;
+  /** Its one message (named after the reason), when it is reported in one situation only. */
+  readonly message?: string;
+  /** Its messages by name, when it is reported in several situations. */
+  readonly messages?: Readonly<Record<string, string>>;
   readonly description: string;
+}
+
+/**
+ * A message text written on the wire or in a diagnostic (IDL `errors[].messages`,
+ * `diagnostics[].message` and `diagnostics[].messages`), with `{name}` placeholders.
+ */
+export interface MessageDef {
+  /** camelCase, unique across the IDL: the constant's name in every language. */
+  readonly name: string;
+  readonly template: string;
+  /** The placeholders' names, in order of first appearance. */
+  readonly placeholders: readonly string[];
+  /** Where the message is written in the IDL (a JSON pointer). */
+  readonly pointer: string;
+  /** What it is sent with: `error -32601 (methodNotFound)` or `diagnostic frame-too-large`. */
+  readonly owner: string;
 }
 
 export interface Meta {
@@ -165,6 +185,8 @@ export interface Model {
   readonly types: readonly TypeDef[];
   readonly errors: readonly ErrorCodeDef[];
   readonly diagnostics: readonly DiagnosticDef[];
+  /** Every message of `errors` and `diagnostics`, errors first, in IDL order. */
+  readonly messages: readonly MessageDef[];
   readonly sequences: readonly Sequence[];
 }
 

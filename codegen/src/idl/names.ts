@@ -14,6 +14,11 @@ export function snakeCase(name: string): string {
     .toLowerCase();
 }
 
+/** `invalid-utf8` → `invalidUtf8` (a diagnostic reason as a message name). */
+export function camelCase(name: string): string {
+  return name.replace(/[-_/.\s]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** `sessionPrompt` → `SESSION_PROMPT`; `invalid-json` → `INVALID_JSON`. */
 export function constantCase(name: string): string {
   return snakeCase(name).toUpperCase();

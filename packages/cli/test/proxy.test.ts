@@ -24,7 +24,7 @@ const CASES = readdirSync(FRAMING)
 interface FramingExpectation {
   readonly maxFrameBytes?: number;
   readonly splitAt?: number[];
-  readonly reports: { line: number; reason: string }[];
+  readonly reports: { line: number; reason: string; message: string }[];
   readonly inputEnds?: boolean;
 }
 
@@ -41,13 +41,14 @@ const LINE_REASONS = new Set<string>(
 function lineFindings(
   frames: readonly TraceFrame[],
   dir: TraceDirection,
-): { line: number; reason: string }[] {
+): { line: number; reason: string; message: string }[] {
   return frames
     .filter((f) => f.dir === dir)
     .flatMap((f) =>
       (f.findings ?? [])
         .filter((x) => LINE_REASONS.has(x.reason))
-        .map((x) => ({ line: f.line, reason: x.reason })),
+        // The recorder adds the parser's words to `invalid-json`, as a transport's `detail`.
+        .map((x) => ({ line: f.line, reason: x.reason, message: x.message.split(': ')[0] ?? '' })),
     );
 }
 

@@ -1,4 +1,5 @@
 // Every server → client notification as one `{ method, params }` stream, in wire order.
+import { formatMessage, WireMessage } from '@dsh-sdk/protocol';
 import type {
   HarnessSdkClientPeer,
   HarnessSdkNotification,
@@ -38,7 +39,7 @@ export class NotificationHub {
     if (this.#listeners.size === 0) {
       this.#transport.reportDiagnostic({
         reason: 'unhandled-notification',
-        message: `no listener is subscribed to the client's notifications (${notification.method})`,
+        message: formatMessage(WireMessage.NoListener, { method: notification.method }),
         bytes: 0,
         method: notification.method,
       });
@@ -51,7 +52,10 @@ export class NotificationHub {
         const reason = error instanceof Error ? error.message : String(error);
         this.#transport.reportDiagnostic({
           reason: 'notification-handler-failed',
-          message: `a ${notification.method} listener failed: ${reason}`,
+          message: formatMessage(WireMessage.NotificationListenerFailed, {
+            method: notification.method,
+            error: reason,
+          }),
           bytes: 0,
           method: notification.method,
           cause: error,

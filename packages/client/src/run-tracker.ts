@@ -1,4 +1,4 @@
-// One run's view of the notification stream (WIRE.md §6): from the prompt's durable receipt to
+// One run's view of the notification stream (docs/protocol.md, "A prompt's life"): from the prompt's durable receipt to
 // the root session's next `idle`, over the session tree the run owns.
 import { Method } from '@dsh-sdk/protocol';
 import type { SessionEvent, TurnEndKind } from '@dsh-sdk/protocol';
@@ -26,7 +26,7 @@ export interface RunResult {
  * Follows one run. Subscribed before the prompt is sent; the prompt's response and its receipt
  * may come in either order, so notifications are buffered until the response is known.
  *
- * The run ends on the root session's next `idle` (WIRE.md §6), or once its turn ended `aborted`
+ * The run ends on the root session's next `idle` (the IDL's `session.status`), or once its turn ended `aborted`
  * (version 2: nothing of an interrupted turn follows its `turn/end`, and `idle` does not come
  * while prompts are queued): then at the root's next frame, the `idle` (kept) or the first frame
  * of the next queued turn (not this run's).

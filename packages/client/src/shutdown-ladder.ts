@@ -1,4 +1,4 @@
-// Stopping a runtime, each step bounded (WIRE.md §6): the `shutdown` request, closing stdin,
+// Stopping a runtime, each step bounded (the IDL's `shutdown`): the `shutdown` request, closing stdin,
 // SIGTERM, SIGKILL. The ladder stops at the first step after which the process is gone.
 import { RequestTimeoutError } from '@dsh-sdk/protocol';
 import type { RuntimeExit } from './errors.js';

@@ -1,4 +1,4 @@
-import { MAX_SAFE_INTEGER } from './gen/constants.gen.js';
+import { formatMessage, MAX_SAFE_INTEGER, WireMessage } from './gen/constants.gen.js';
 
 /** A JSON-RPC id: a string or a number within ±`MAX_SAFE_INTEGER`. */
 export type JsonRpcId = string | number;
@@ -64,36 +64,38 @@ export interface MalformedMessage {
 type JsonObject = { readonly [key: string]: unknown };
 
 /**
- * Classifies a value produced by `JSON.parse` (WIRE.md §2 and §8).
+ * Classifies a value produced by `JSON.parse` (the framing rules of the IDL's `meta.description` and `diagnostics`).
  *
  * Members are tested with `!== undefined` rather than `Object.hasOwn`: JSON
  * cannot express `undefined`, and none of the members looked at here exists on
  * `Object.prototype`, so the cheaper test gives the same answer.
  */
 export function classifyMessage(value: unknown): ClassifiedMessage {
-  if (Array.isArray(value)) return malformed('batch-unsupported', 'batches are not supported');
-  if (!isJsonObject(value)) return malformed('not-an-object', `the message is ${describe(value)}`);
+  if (Array.isArray(value)) return malformed('batch-unsupported', WireMessage.BatchUnsupported);
+  if (!isJsonObject(value)) {
+    return malformed(
+      'not-an-object',
+      formatMessage(WireMessage.NotAnObject, { value: describe(value) }),
+    );
+  }
   const { id, method, jsonrpc } = value;
   if (id !== undefined && !isJsonRpcId(id)) {
-    return malformed('invalid-id', `id must be a string or a number, got ${describe(id)}`, value);
+    const message = formatMessage(WireMessage.InvalidId, { value: describe(id) });
+    return malformed('invalid-id', message, value);
   }
   if (jsonrpc !== undefined && jsonrpc !== '2.0') {
-    return malformed('invalid-message', 'jsonrpc must be "2.0"', value);
+    return malformed('invalid-message', WireMessage.JsonrpcNotTwo, value);
   }
   if (method !== undefined) {
     if (typeof method !== 'string') {
-      return malformed(
-        'invalid-message',
-        `method must be a string, got ${describe(method)}`,
-        value,
-      );
+      const message = formatMessage(WireMessage.MethodNotString, { value: describe(method) });
+      return malformed('invalid-message', message, value);
     }
     return id === undefined
       ? { kind: 'notification', message: value as unknown as JsonRpcNotification }
       : { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
-  if (id === undefined)
-    return malformed('invalid-message', 'the message has neither id nor method');
+  if (id === undefined) return malformed('invalid-message', WireMessage.NeitherIdNorMethod);
   return classifyResponse(value);
 }
 
@@ -101,19 +103,11 @@ function classifyResponse(value: JsonObject): ClassifiedMessage {
   const hasResult = value.result !== undefined;
   const hasError = value.error !== undefined;
   if (hasResult === hasError) {
-    return malformed(
-      'invalid-message',
-      'a response must have exactly one of result and error',
-      value,
-    );
+    return malformed('invalid-message', WireMessage.ResultXorError, value);
   }
   if (hasResult) return { kind: 'success', message: value as unknown as JsonRpcSuccessResponse };
   if (!isJsonRpcErrorObject(value.error)) {
-    return malformed(
-      'invalid-message',
-      'error must have a safe-integer code and a string message',
-      value,
-    );
+    return malformed('invalid-message', WireMessage.ErrorObjectInvalid, value);
   }
   return { kind: 'error', message: value as unknown as JsonRpcErrorResponse };
 }

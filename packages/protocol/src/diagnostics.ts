@@ -1,5 +1,7 @@
+import { formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { DiagnosticReason } from './gen/constants.gen.js';
 import type { JsonRpcId } from './classify.js';
+import type { LineRejectionReason } from './line-reader.js';
 import type { Violation } from './gen/types.gen.js';
 
 /**
@@ -38,3 +40,36 @@ export type DiagnosticObserver = (diagnostic: TransportDiagnostic) => void;
 
 /** How many diagnostics of each reason a transport has reported. */
 export type DiagnosticCounts = Readonly<Partial<Record<DiagnosticReason, number>>>;
+
+/**
+ * The report of a notification handler of `method` that threw `error` (whose text is
+ * `errorText`), for the message on input line `line` of `bytes` bytes.
+ */
+export function handlerFailureDiagnostic(
+  method: string,
+  line: number,
+  bytes: number,
+  error: unknown,
+  errorText: string,
+): TransportDiagnostic {
+  return {
+    reason: 'notification-handler-failed',
+    message: formatMessage(WireMessage.NotificationHandlerFailed, { method, error: errorText }),
+    line,
+    bytes,
+    method,
+    cause: error,
+  };
+}
+
+/** The message of a line the line reader dropped, for a reader whose limit is `maxFrameBytes`. */
+export function lineRejectionMessage(reason: LineRejectionReason, maxFrameBytes: number): string {
+  switch (reason) {
+    case 'frame-too-large':
+      return formatMessage(WireMessage.FrameTooLarge, { limit: maxFrameBytes });
+    case 'invalid-utf8':
+      return WireMessage.InvalidUtf8;
+    case 'truncated-frame':
+      return WireMessage.TruncatedFrame;
+  }
+}

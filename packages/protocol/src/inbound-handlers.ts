@@ -6,8 +6,9 @@ import type {
 } from './classify.js';
 import { isJsonRpcErrorObject } from './classify.js';
 import type { TransportDiagnostic } from './diagnostics.js';
+import { handlerFailureDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
-import { ErrorCode } from './gen/constants.gen.js';
+import { ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 
 /** What a handler learns about the inbound message besides its params. */
 export interface NotificationContext {
@@ -75,7 +76,7 @@ export class InboundHandlers {
   dispatchRequest({ id, method, params }: JsonRpcRequest, line: number, bytes: number): void {
     const handler = this.#requestHandlers.get(method);
     if (!handler) {
-      const message = `Method not found: ${method}`;
+      const message = formatMessage(WireMessage.MethodNotFound, { method });
       void this.#respondError(id, { code: ErrorCode.MethodNotFound, message });
       return;
     }
@@ -93,7 +94,7 @@ export class InboundHandlers {
   dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
     const handler = this.#notificationHandlers.get(method);
     if (!handler) {
-      const message = `no handler is registered for ${method}`;
+      const message = formatMessage(WireMessage.NoHandler, { method });
       this.#host.report({ reason: 'unhandled-notification', message, line, bytes, method });
       return;
     }
@@ -109,14 +110,7 @@ export class InboundHandlers {
   }
 
   #reportHandlerFailure(error: unknown, { method, line, bytes }: NotificationContext): void {
-    this.#host.report({
-      reason: 'notification-handler-failed',
-      message: `the ${method} handler failed: ${describeError(error)}`,
-      line,
-      bytes,
-      method,
-      cause: error,
-    });
+    this.#host.report(handlerFailureDiagnostic(method, line, bytes, error, describeError(error)));
   }
 
   async #respondResult(id: JsonRpcId, result: unknown): Promise<void> {
@@ -136,7 +130,7 @@ export class InboundHandlers {
       const { code } = error as { code?: unknown };
       error = {
         code: ErrorCode.InternalError,
-        message: `the handler's error is not a JSON-RPC error (code ${describeValue(code)})`,
+        message: formatMessage(WireMessage.ErrorNotJsonRpc, { code: describeValue(code) }),
       };
     }
     try {
@@ -167,7 +161,7 @@ function describeError(error: unknown): string {
     return error instanceof Error ? String(error.message) : String(error);
   } catch {
     // A thrown value whose text cannot be had (a toString that throws) is still answered.
-    return 'the handler failed';
+    return WireMessage.HandlerFailed;
   }
 }
 

@@ -30,9 +30,12 @@ export type * from './gen/types.gen.js';
 export {
   DIAGNOSTIC_REASONS,
   ERROR_MESSAGES,
+  formatMessage,
   IDL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  WireMessage,
 } from './gen/constants.gen.js';
+export type { MessagePlaceholders } from './gen/constants.gen.js';
 export { METHODS, Method } from './gen/methods.gen.js';
 export type {
   HarnessSdkNotificationMap,

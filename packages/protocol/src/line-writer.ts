@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';
-import { MAX_NESTING_DEPTH } from './gen/constants.gen.js';
+import { formatMessage, MAX_NESTING_DEPTH, WireMessage } from './gen/constants.gen.js';
 import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
 
 interface QueuedLine {
@@ -78,7 +78,7 @@ export class LineWriter {
       return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
     }
     if (line.length > SHORT_LINE_CHARS && exceedsNestingDepth(line)) {
-      const detail = `cannot send a message nested deeper than ${MAX_NESTING_DEPTH} levels`;
+      const detail = formatMessage(WireMessage.MessageNestedTooDeep, { limit: MAX_NESTING_DEPTH });
       return Promise.reject(new RangeError(detail));
     }
     line += '\n';

@@ -1,8 +1,9 @@
 // What the generated client and server peers (gen/peers.gen.ts) share: schema checks that speak
 // the protocol's error shapes, and fan-out of one notification to many subscribers.
 import type { TransportDiagnostic } from './diagnostics.js';
+import { handlerFailureDiagnostic } from './diagnostics.js';
 import { JsonRpcResponseError } from './errors.js';
-import { ERROR_MESSAGES, ErrorCode } from './gen/constants.gen.js';
+import { ERROR_MESSAGES, ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { Violation } from './gen/types.gen.js';
 import type { Validator } from './gen/validators.gen.js';
 import type {
@@ -100,7 +101,10 @@ export class NotificationFanout<T> {
       const violations = toViolations(this.validate.errors);
       this.transport.reportDiagnostic({
         reason: 'invalid-notification-params',
-        message: `${this.method} params break the schema: ${describe(violations)}`,
+        message: formatMessage(WireMessage.InvalidNotificationParams, {
+          method: this.method,
+          violations: describe(violations),
+        }),
         line: context.line,
         bytes: context.bytes,
         method: this.method,
@@ -130,13 +134,9 @@ export class NotificationFanout<T> {
   /** The shape the transport reports for a failing handler of its own. */
   #reportFailure(error: unknown, context: NotificationContext): void {
     const reason = error instanceof Error ? error.message : String(error);
-    this.transport.reportDiagnostic({
-      reason: 'notification-handler-failed',
-      message: `the ${this.method} handler failed: ${reason}`,
-      line: context.line,
-      bytes: context.bytes,
-      method: this.method,
-      cause: error,
-    });
+    const { line, bytes } = context;
+    this.transport.reportDiagnostic(
+      handlerFailureDiagnostic(this.method, line, bytes, error, reason),
+    );
   }
 }

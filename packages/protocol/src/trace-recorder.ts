@@ -3,7 +3,14 @@
 // that records its own connection feed it the chunks they forward.
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId } from './classify.js';
-import { DEFAULT_MAX_FRAME_BYTES, IDL_VERSION, MAX_NESTING_DEPTH } from './gen/constants.gen.js';
+import { lineRejectionMessage } from './diagnostics.js';
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  formatMessage,
+  IDL_VERSION,
+  MAX_NESTING_DEPTH,
+  WireMessage,
+} from './gen/constants.gen.js';
 import { METHODS } from './gen/methods.gen.js';
 import type { MethodInfo, MethodName } from './gen/methods.gen.js';
 import { METHOD_VALIDATORS } from './gen/validators.gen.js';
@@ -77,12 +84,6 @@ const DEFAULT_MAX_PENDING = 65_536;
 const DIRECTIONS: readonly TraceDirection[] = ['clientToServer', 'serverToClient'];
 const METHOD_INFO = new Map<string, MethodInfo>(METHODS.map((m) => [m.wireName, m]));
 
-const REJECTION_MESSAGES: Record<LineRejectionReason, string> = {
-  'invalid-utf8': 'the line is not valid UTF-8',
-  'frame-too-large': 'the line is longer than the frame limit',
-  'truncated-frame': 'the stream ended in the middle of a line',
-};
-
 function other(dir: TraceDirection): TraceDirection {
   return dir === 'clientToServer' ? 'serverToClient' : 'clientToServer';
 }
@@ -120,6 +121,7 @@ export class TraceRecorder {
   #findings = 0;
   #chunkTime = 0;
   #finished = false;
+  readonly #maxFrameBytes: number;
 
   constructor(options: TraceRecorderOptions) {
     this.#options = options;
@@ -127,6 +129,7 @@ export class TraceRecorder {
     this.#t0 = this.#now();
     this.#maxPending = options.maxPendingRequests ?? DEFAULT_MAX_PENDING;
     const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.#maxFrameBytes = maxFrameBytes;
     const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
     const reader = (dir: TraceDirection): LineReader =>
       new LineReader(
@@ -210,7 +213,7 @@ export class TraceRecorder {
     bytes: number,
     head: Buffer,
   ): void {
-    const finding = { reason, message: REJECTION_MESSAGES[reason] };
+    const finding = { reason, message: lineRejectionMessage(reason, this.#maxFrameBytes) };
     this.#writeFrame(
       dir,
       line,
@@ -230,7 +233,7 @@ export class TraceRecorder {
       value = JSON.parse(text);
     } catch (error) {
       if (exceedsNestingDepth(text)) return this.#acceptDeepLine(dir, text, line, bytes);
-      const message = `the line is not JSON: ${error instanceof Error ? error.message : ''}`;
+      const message = `${WireMessage.InvalidJson}: ${error instanceof Error ? error.message : ''}`;
       const finding = { reason: 'invalid-json' as const, message };
       this.#writeFrame(dir, line, bytes, {}, [finding], `"text":${JSON.stringify(text)}`);
       return;
@@ -249,7 +252,7 @@ export class TraceRecorder {
    * whose top level reads is tracked, since the transport answers it (`-32600`).
    */
   #acceptDeepLine(dir: TraceDirection, text: string, line: number, bytes: number): void {
-    const message = `the line is nested deeper than ${MAX_NESTING_DEPTH} levels`;
+    const message = formatMessage(WireMessage.NestingTooDeep, { limit: MAX_NESTING_DEPTH });
     const findings: TraceFinding[] = [{ reason: 'nesting-too-deep', message }];
     const facts: FrameFacts = {};
     const top = classifyMessage(readTopLevel(text));
@@ -290,7 +293,7 @@ export class TraceRecorder {
         Object.assign(facts, { kind: classified.kind === 'success' ? 'result' : 'error', id });
         const request = this.#pending[other(dir)].get(idKey(id));
         if (request === undefined) {
-          const message = `no pending request has id ${JSON.stringify(id)}`;
+          const message = formatMessage(WireMessage.UnknownResponseId, { id: JSON.stringify(id) });
           findings.push({ reason: 'unknown-response-id', message });
           return;
         }
@@ -330,7 +333,7 @@ export class TraceRecorder {
         message: `${method} is a ${info.kind}, sent as a ${kind}`,
       });
     }
-    // A method without params takes absent params too (WIRE.md §8: `shutdown`).
+    // A method without params takes absent params too (the IDL's `shutdown`: params absent, `{}` or `null`).
     if (params === undefined && info.paramsType === null) return;
     const validate = METHOD_VALIDATORS[info.wireName].params;
     const reason = info.kind === 'request' ? 'invalid-params' : 'invalid-notification-params';

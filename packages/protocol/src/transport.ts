@@ -2,12 +2,14 @@ import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
 import type { ClassifiedMessage, JsonRpcId, MalformedMessage } from './classify.js';
 import type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
+import { lineRejectionMessage } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
 import {
   DEFAULT_MAX_FRAME_BYTES,
-  ERROR_MESSAGES,
   ErrorCode,
+  formatMessage,
   MAX_NESTING_DEPTH,
+  WireMessage,
 } from './gen/constants.gen.js';
 import type { DiagnosticReason } from './gen/constants.gen.js';
 import { InboundHandlers } from './inbound-handlers.js';
@@ -41,12 +43,6 @@ export interface JsonRpcLineTransportOptions {
 
 /** The lifecycle of a transport: created, started, then closed for good. */
 export type TransportState = 'idle' | 'open' | 'closed';
-
-const LINE_REJECTION_MESSAGES: Record<LineRejectionReason, string> = {
-  'invalid-utf8': 'the line is not valid UTF-8',
-  'frame-too-large': 'the line is longer than the frame limit',
-  'truncated-frame': 'the input ended in the middle of a line',
-};
 
 /**
  * JSON-RPC 2.0 over newline-delimited JSON on a pair of caller-owned streams.
@@ -210,8 +206,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     bytes: number,
   ): void => {
     if (this.#state !== 'open') return;
-    const limit = reason === 'frame-too-large' ? ` of ${this.#maxFrameBytes} bytes` : '';
-    const message = `${LINE_REJECTION_MESSAGES[reason]}${limit}`;
+    const message = lineRejectionMessage(reason, this.#maxFrameBytes);
     this.reportDiagnostic({ reason, line, bytes, message });
   };
 
@@ -230,7 +225,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
         reason: 'invalid-json',
         line,
         bytes,
-        message: 'the line is not JSON',
+        message: WireMessage.InvalidJson,
         detail,
       });
       return;
@@ -265,14 +260,14 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     const { id, method } = salvage(top);
     this.reportDiagnostic({
       ...{ reason: 'nesting-too-deep', line, bytes },
-      message: `the line is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+      message: formatMessage(WireMessage.NestingTooDeep, { limit: MAX_NESTING_DEPTH }),
       ...(id === undefined ? {} : { id }),
       ...(method === undefined ? {} : { method }),
     });
     if (top.kind !== 'request') return;
     const error = {
       code: ErrorCode.InvalidRequest,
-      message: `${ERROR_MESSAGES[ErrorCode.InvalidRequest]}: the frame is nested deeper than ${MAX_NESTING_DEPTH} levels`,
+      message: formatMessage(WireMessage.FrameNestedTooDeep, { limit: MAX_NESTING_DEPTH }),
     };
     this.#writer.write({ jsonrpc: '2.0', id: top.message.id, error }).catch(() => {
       // The output failed: the transport is closing, and nobody is left to tell.
@@ -292,7 +287,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     // Our ids are numbers, so a string id never matches (not even "1" for 1).
     const pending = typeof id === 'number' ? this.#pending.take(id) : undefined;
     if (pending) return settle(pending);
-    const message = `no pending request has id ${JSON.stringify(id)}`;
+    const message = formatMessage(WireMessage.UnknownResponseId, { id: JSON.stringify(id) });
     this.reportDiagnostic({ reason: 'unknown-response-id', line, bytes, id, message });
   }
 

@@ -71,10 +71,10 @@ describe('framing/read', () => {
           requests.map(({ id }) => ({ jsonrpc: '2.0', id, result: null })),
         );
         expect(seen.answers.filter(isError)).toStrictEqual(
-          (expectation.refusals ?? []).map(({ id, code }) => ({
+          (expectation.refusals ?? []).map(({ id, code, message }) => ({
             jsonrpc: '2.0',
             id,
-            error: { code, message: expect.any(String) },
+            error: { code, message },
           })),
         );
       });

@@ -1,6 +1,6 @@
 // The request handlers of the runtime and its handshake state machine:
 // not-initialized → (initialize) → ready → (shutdown) → shutting-down.
-import { LATEST_PROTOCOL_VERSION, SERVER_NAME } from '@dsh-sdk/protocol';
+import { LATEST_PROTOCOL_VERSION, SERVER_NAME, WireMessage } from '@dsh-sdk/protocol';
 import type {
   HarnessSdkRequestHandlers,
   InitializeParams,
@@ -68,8 +68,8 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
   }
 
   initialize(params: InitializeParams): InitializeResult {
-    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
-    if (this.#state === 'ready') throw invalidRequestError('already initialized');
+    if (this.#state === 'shutting-down') throw invalidRequestError(WireMessage.ShuttingDown);
+    if (this.#state === 'ready') throw invalidRequestError(WireMessage.AlreadyInitialized);
     const route: ModelRoute = resolveRoute(this.#options.adapters, params);
     const { notifier, sessions, chunkDelayMs, maxTokensIsSuccess } = this.#options;
     this.#context = { route, notifier, sessions, chunkDelayMs, maxTokensIsSuccess };
@@ -90,7 +90,7 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
 
   /** The state checks of every request but the handshake's: `-32600` after shutdown, `-32002` before initialize. */
   #requireReady(): TurnContext {
-    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
+    if (this.#state === 'shutting-down') throw invalidRequestError(WireMessage.ShuttingDown);
     const context = this.#context;
     if (this.#state !== 'ready' || !context) throw notInitializedError();
     return context;
@@ -129,7 +129,7 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
   }
 
   shutdown(): ShutdownResult {
-    if (this.#state === 'shutting-down') throw invalidRequestError('shutting down');
+    if (this.#state === 'shutting-down') throw invalidRequestError(WireMessage.ShuttingDown);
     this.#state = 'shutting-down';
     void this.#options.sessions.stopAll();
     this.#options.onShutdown();

@@ -1,4 +1,5 @@
-"""What a parsed JSON value is: request, notification, response or malformed (WIRE.md §2, §8).
+"""What a parsed JSON value is: request, notification, response or malformed (the IDL's
+`meta.description` and `diagnostics`).
 
 `classify_message` is the one place that decides; the transport dispatches on its answer. For a
 message it returns a kind (a string constant), so the common case allocates nothing; for anything
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeGuard
 
-from dsh_sdk._gen.constants import MAX_SAFE_INTEGER
+from dsh_sdk._gen.constants import MAX_SAFE_INTEGER, WireMessage, format_message
 from dsh_sdk.jsonlib import ABSENT
 
 __all__ = [
@@ -77,40 +78,35 @@ def classify_message(value: object) -> MessageKind | MalformedMessage:
         return NOTIFICATION
     if value.__class__ is not dict:
         if isinstance(value, list):
-            return MalformedMessage(reason="batch-unsupported", detail="batches are not supported")
-        if not isinstance(value, dict):
             return MalformedMessage(
-                reason="not-an-object", detail=f"the message is {_describe(value)}"
+                reason="batch-unsupported", detail=WireMessage.BATCH_UNSUPPORTED
             )
+        if not isinstance(value, dict):
+            detail = format_message(WireMessage.NOT_AN_OBJECT, value=_describe(value))
+            return MalformedMessage(reason="not-an-object", detail=detail)
     message: dict[str, Any] = value
     get = message.get
     id_ = get("id", ABSENT)
     if id_ is not ABSENT and not is_json_rpc_id(id_):
-        return _malformed(
-            "invalid-id", f"id must be a string or a number, got {_describe(id_)}", message
-        )
+        detail = format_message(WireMessage.INVALID_ID, value=_describe(id_))
+        return _malformed("invalid-id", detail, message)
     if get("jsonrpc", "2.0") != "2.0":
-        return _malformed("invalid-message", 'jsonrpc must be "2.0"', message)
+        return _malformed("invalid-message", WireMessage.JSONRPC_NOT_TWO, message)
     method = get("method", ABSENT)
     if method is not ABSENT:
         if not isinstance(method, str):
-            return _malformed(
-                "invalid-message", f"method must be a string, got {_describe(method)}", message
-            )
+            detail = format_message(WireMessage.METHOD_NOT_STRING, value=_describe(method))
+            return _malformed("invalid-message", detail, message)
         return NOTIFICATION if id_ is ABSENT else REQUEST
     if id_ is ABSENT:
-        return _malformed("invalid-message", "the message has neither id nor method", message)
+        return _malformed("invalid-message", WireMessage.NEITHER_ID_NOR_METHOD, message)
     has_result = "result" in message
     if has_result == ("error" in message):
-        return _malformed(
-            "invalid-message", "a response must have exactly one of result and error", message
-        )
+        return _malformed("invalid-message", WireMessage.RESULT_XOR_ERROR, message)
     if has_result:
         return SUCCESS_RESPONSE
     if not is_json_rpc_error_object(message["error"]):
-        return _malformed(
-            "invalid-message", "error must have a safe-integer code and a string message", message
-        )
+        return _malformed("invalid-message", WireMessage.ERROR_OBJECT_INVALID, message)
     return ERROR_RESPONSE
 
 

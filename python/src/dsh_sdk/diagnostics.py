@@ -6,15 +6,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from dsh_sdk._gen.constants import DiagnosticReason
+from dsh_sdk._gen.constants import DiagnosticReason, WireMessage, format_message
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.classify import JsonRpcId
-from dsh_sdk.line_reader import LineRejection, LineText, utf8_length
+from dsh_sdk.line_reader import LineRejection, LineRejectionReason, LineText, utf8_length
 
 __all__ = [
     "DiagnosticObserver",
     "DiagnosticReason",
     "TransportDiagnostic",
+    "handler_failure_diagnostic",
     "line_diagnostic",
     "rejection_diagnostic",
 ]
@@ -52,18 +53,21 @@ DiagnosticObserver = Callable[[TransportDiagnostic], None]
 raises, the error is ignored so that reading goes on."""
 
 
-_REJECTION_MESSAGES: Final = {
-    "invalid-utf8": "the line is not valid UTF-8",
-    "frame-too-large": "the line is longer than the frame limit",
-    "truncated-frame": "the input ended in the middle of a line",
+_REJECTION_MESSAGES: Final[dict[LineRejectionReason, str]] = {
+    "invalid-utf8": WireMessage.INVALID_UTF8,
+    "frame-too-large": WireMessage.FRAME_TOO_LARGE,
+    "truncated-frame": WireMessage.TRUNCATED_FRAME,
 }
+
+
+def line_rejection_message(reason: LineRejectionReason, max_frame_bytes: int) -> str:
+    """The text of a line the line reader dropped (transports and trace recorders alike)."""
+    return format_message(_REJECTION_MESSAGES[reason], limit=max_frame_bytes)
 
 
 def rejection_diagnostic(rejection: LineRejection, max_frame_bytes: int) -> TransportDiagnostic:
     """The report of a line the line reader dropped."""
-    message = _REJECTION_MESSAGES[rejection.reason]
-    if rejection.reason == "frame-too-large":
-        message += f" of {max_frame_bytes} bytes"
+    message = line_rejection_message(rejection.reason, max_frame_bytes)
     return TransportDiagnostic(
         reason=rejection.reason, message=message, line=rejection.line, bytes=rejection.bytes
     )
@@ -89,4 +93,22 @@ def line_diagnostic(
         method=method,
         id=id,
         detail=detail,
+    )
+
+
+def handler_failure_diagnostic(
+    method: str, line: int, bytes: int, error: Exception, error_text: str
+) -> TransportDiagnostic:
+    """The report of a notification handler of `method` that raised `error` (whose text is
+    `error_text`), for the message on input line `line` of `bytes` bytes."""
+    message = format_message(
+        WireMessage.NOTIFICATION_HANDLER_FAILED, method=method, error=error_text
+    )
+    return TransportDiagnostic(
+        reason="notification-handler-failed",
+        message=message,
+        line=line,
+        bytes=bytes,
+        method=method,
+        cause=error,
     )

@@ -1,4 +1,5 @@
-"""Handlers of inbound requests and notifications, and the answering of requests."""
+"""Handlers of inbound requests and notifications, one per method, and the dispatch of messages to
+them: the twin of `packages/protocol/src/inbound-handlers.ts`."""
 
 from __future__ import annotations
 
@@ -6,27 +7,32 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
-from dsh_sdk._gen.constants import ErrorCode
-from dsh_sdk.classify import JsonRpcId, is_json_rpc_error_object
-from dsh_sdk.errors import JsonRpcResponseError, TransportClosedError
+from dsh_sdk._gen.constants import ErrorCode, WireMessage, format_message
+from dsh_sdk.classify import JsonRpcId
+from dsh_sdk.diagnostics import TransportDiagnostic, handler_failure_diagnostic, line_diagnostic
+from dsh_sdk.errors import TransportClosedError
+from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.line_reader import LineText, utf8_length
 from dsh_sdk.line_writer import LineWriter
-from dsh_sdk.nesting import dumps_frame
+from dsh_sdk.responses import (
+    describe_error,
+    echoed_id,
+    error_line,
+    error_object,
+    internal_error,
+    result_line,
+)
 
 __all__ = [
+    "InboundHandlers",
     "NotificationContext",
     "NotificationHandler",
     "RequestContext",
     "RequestHandler",
     "describe_error",
-    "echoed_id",
-    "error_line",
-    "error_object",
     "register_handler",
-    "result_line",
-    "start_request",
 ]
 
 
@@ -107,27 +113,100 @@ def register_handler(handlers: dict[str, H], method: str, handler: H) -> Callabl
     return unregister
 
 
-def describe_error(error: BaseException) -> str:
-    """An exception's text, or its class name when the text is empty (or cannot be had)."""
-    try:
-        return str(error) or type(error).__name__
-    except Exception:
-        return type(error).__name__
+class InboundHandlers:
+    """The registered handlers of inbound requests and notifications, one per method, and the
+    dispatch of messages to them.
+
+    Requests are answered in the order their handlers finish: a plain function's at once, from
+    the read loop; an awaitable's from a task. Notification handlers run in arrival order; one
+    that raises (or whose awaitable fails) is reported as `notification-handler-failed`.
+    """
+
+    __slots__ = ("_closed", "_notifications", "_report", "_requests", "_tasks", "_writer")
+
+    def __init__(
+        self,
+        writer: LineWriter,
+        report: Callable[[TransportDiagnostic], None],
+        closed: asyncio.Event,
+    ) -> None:
+        self._writer = writer
+        self._report = report
+        self._closed = closed
+        self._requests: dict[str, RequestHandler] = {}
+        self._notifications: dict[str, NotificationHandler] = {}
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    def on_request(self, method: str, handler: RequestHandler) -> Callable[[], None]:
+        """Registers the handler of a request method; returns a function that unregisters it."""
+        return register_handler(self._requests, method, handler)
+
+    def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
+        """Registers the handler of a notification method; returns a function that unregisters
+        it."""
+        return register_handler(self._notifications, method, handler)
+
+    def dispatch_request(self, message: dict[str, Any], text: LineText, line: int) -> None:
+        """Runs the request's handler and answers it; a method without a handler is answered
+        `-32601`. `text` is the request's input line, number `line`."""
+        method: str = message["method"]
+        context = RequestContext(
+            method=method, id=message["id"], line=line, bytes=utf8_length(text), closed=self._closed
+        )
+        handler = self._requests.get(method)
+        pending = _start_request(self._writer, handler, message.get("params", ABSENT), context)
+        if pending is not None:
+            self._keep(asyncio.ensure_future(pending))
+
+    def dispatch_notification(self, message: dict[str, Any], text: LineText, line: int) -> None:
+        """Runs the notification's handler; a failure is reported, not raised. A notification of
+        a method nobody handles is reported as `unhandled-notification`."""
+        method = message["method"]
+        handler = self._notifications.get(method)
+        if handler is None:
+            detail = format_message(WireMessage.NO_HANDLER, method=method)
+            self._report(
+                line_diagnostic("unhandled-notification", detail, line, text, method=method)
+            )
+            return
+        context = NotificationContext(method, line, text)
+        try:
+            outcome = handler(message.get("params", ABSENT), context)
+        except Exception as error:
+            self._report_handler_failure(context, error)
+        else:
+            if outcome is not None and inspect.isawaitable(outcome):
+                task = self._keep(asyncio.ensure_future(outcome))
+                task.add_done_callback(lambda done: self._notification_done(done, context))
+
+    def _keep(self, task: asyncio.Future[Any]) -> asyncio.Future[Any]:
+        """Holds a handler's task until it is done (the loop keeps only weak references)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _notification_done(self, task: asyncio.Future[Any], context: NotificationContext) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, Exception):
+            self._report_handler_failure(context, error)
+
+    def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
+        method, line, size = context.method, context.line, context.bytes
+        self._report(handler_failure_diagnostic(method, line, size, error, describe_error(error)))
 
 
-_JSONRPC: Final = "2.0"
-
-
-def start_request(
+def _start_request(
     writer: LineWriter, handler: RequestHandler | None, params: Any, context: RequestContext
 ) -> Coroutine[Any, Any, None] | None:
     """Runs `handler` on an inbound request. A missing handler is answered `-32601` and a
-    handler that finishes at once (a plain function) is answered at once, from the read loop;
-    for a handler that returns an awaitable, returns the coroutine that awaits it and answers,
-    for the caller to run as a task. Responses thus go out in the order handlers finish."""
+    handler that finishes at once (a plain function) is answered at once; for a handler that
+    returns an awaitable, returns the coroutine that awaits it and answers, for the caller to run
+    as a task."""
     id_ = echoed_id(context.id)
     if handler is None:
-        message = f"Method not found: {context.method}"
+        message = format_message(WireMessage.METHOD_NOT_FOUND, method=context.method)
         writer.write_line_soon(
             error_line(id_, {"code": int(ErrorCode.METHOD_NOT_FOUND), "message": message})
         )
@@ -150,7 +229,7 @@ async def _finish_request(
         result = await awaitable
     except asyncio.CancelledError:
         if not context.closed.is_set():
-            line = error_line(id_, _internal_error("the handler was cancelled"))
+            line = error_line(id_, internal_error(WireMessage.HANDLER_CANCELLED))
             with contextlib.suppress(TransportClosedError):
                 await writer.write_line(line)
         raise
@@ -160,47 +239,3 @@ async def _finish_request(
         line = result_line(id_, result)
     with contextlib.suppress(TransportClosedError):
         await writer.write_line(line)
-
-
-def echoed_id(id_: JsonRpcId) -> JsonRpcId:
-    """A request's id as its response carries it: an integral float is echoed as JavaScript writes
-    it, `1`, not `1.0`."""
-    if isinstance(id_, float) and id_.is_integer():
-        return int(id_)
-    return id_
-
-
-def error_object(failure: Exception) -> dict[str, Any]:
-    """The `error` member answering a handler that raised `failure`: a `JsonRpcResponseError`
-    chooses it exactly; anything else is `-32603` with the exception's text."""
-    if isinstance(failure, JsonRpcResponseError):
-        return failure.to_error_object()
-    return _internal_error(describe_error(failure))
-
-
-def result_line(id_: JsonRpcId, result: Any) -> bytes:
-    """The response line carrying `result`. A result that cannot be sent, whatever the reason (JSON
-    cannot hold it, it nests deeper than the limit, it is too deep even to serialize, its encoding
-    raised), is answered `-32603` with the reason: every request gets an answer."""
-    try:
-        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "result": result})
-    except Exception as failure:
-        return error_line(id_, _internal_error(describe_error(failure)))
-
-
-def error_line(id_: JsonRpcId, error: dict[str, Any]) -> bytes:
-    """The response line carrying `error`; `data` that cannot be sent is left out. An error the
-    peer would drop unread (a code that is not a safe integer, a message that is not a string) is
-    answered `-32603` instead."""
-    if not is_json_rpc_error_object(error):
-        code = error.get("code")
-        error = _internal_error(f"the handler's error is not a JSON-RPC error (code {code!r:.40})")
-    try:
-        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "error": error})
-    except Exception:
-        bare = {"code": error["code"], "message": error["message"]}
-        return dumps_frame({"jsonrpc": _JSONRPC, "id": id_, "error": bare})
-
-
-def _internal_error(message: str) -> dict[str, Any]:
-    return {"code": int(ErrorCode.INTERNAL_ERROR), "message": message}

@@ -1,4 +1,4 @@
-"""JSON in and out, the way the wire wants it (WIRE.md §1 and §8).
+"""JSON in and out, the way the wire wants it (the IDL's `meta.description`).
 
 Parsing is strict RFC 8259: `NaN`, `Infinity`, `-Infinity`, raw control characters in strings,
 a byte order mark and trailing garbage are errors. Writing is compact (no insignificant

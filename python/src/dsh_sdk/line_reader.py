@@ -1,4 +1,4 @@
-"""Bytes to complete lines: UTF-8 safe splitting, CR tolerance, frame limit (WIRE.md §1, §8).
+"""Bytes to complete lines: UTF-8 safe splitting, CR tolerance, frame limit (IDL `meta`).
 
 `LineReader` is the pure, synchronous part: it is fed chunks and returns the lines they complete.
 `read_line_batches` is the asyncio part: it reads chunks from a stream and feeds them.

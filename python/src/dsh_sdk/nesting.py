@@ -9,7 +9,7 @@ import re
 from typing import Any, Final
 
 from dsh_sdk import jsonlib
-from dsh_sdk._gen.constants import MAX_NESTING_DEPTH
+from dsh_sdk._gen.constants import MAX_NESTING_DEPTH, WireMessage, format_message
 
 __all__ = [
     "SHORT_LINE_CHARS",
@@ -123,6 +123,6 @@ def dumps_frame(message: object) -> bytes:
     line = jsonlib.dumps_line(message)
     if len(line) > SHORT_LINE_CHARS and exceeds_nesting_depth(line):
         raise NestingTooDeepError(
-            f"cannot send a message nested deeper than {MAX_NESTING_DEPTH} levels"
+            format_message(WireMessage.MESSAGE_NESTED_TOO_DEEP, limit=MAX_NESTING_DEPTH)
         )
     return line

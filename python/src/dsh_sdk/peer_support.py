@@ -10,10 +10,10 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
+from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode, WireMessage, format_message
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.codec import CodecError, decode, encode
-from dsh_sdk.diagnostics import TransportDiagnostic
+from dsh_sdk.diagnostics import TransportDiagnostic, handler_failure_diagnostic
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.inbound_handlers import (
     NotificationContext,
@@ -241,7 +241,11 @@ class NotificationFanout(Generic[T]):
     def _report_invalid(
         self, violations: Sequence[Violation], context: NotificationContext
     ) -> None:
-        message = f"{self._method} params break the schema: {describe_violations(violations)}"
+        message = format_message(
+            WireMessage.INVALID_NOTIFICATION_PARAMS,
+            method=self._method,
+            violations=describe_violations(violations),
+        )
         self._transport.report_diagnostic(
             TransportDiagnostic(
                 reason="invalid-notification-params",
@@ -254,14 +258,9 @@ class NotificationFanout(Generic[T]):
         )
 
     def _report_failure(self, error: Exception, context: NotificationContext) -> None:
-        # The shape the transport reports for a failing handler of its own.
-        self._transport.report_diagnostic(
-            TransportDiagnostic(
-                reason="notification-handler-failed",
-                message=f"the {self._method} handler failed: {describe_error(error)}",
-                line=context.line,
-                bytes=context.bytes,
-                method=self._method,
-                cause=error,
-            )
+        # The report the transport makes for a failing handler of its own.
+        text = describe_error(error)
+        diagnostic = handler_failure_diagnostic(
+            self._method, context.line, context.bytes, error, text
         )
+        self._transport.report_diagnostic(diagnostic)

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from dsh_sdk import jsonlib
-from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES, IDL_VERSION, MAX_NESTING_DEPTH
+from dsh_sdk._gen.constants import (
+    DEFAULT_MAX_FRAME_BYTES,
+    IDL_VERSION,
+    MAX_NESTING_DEPTH,
+    WireMessage,
+    format_message,
+)
 from dsh_sdk._gen.methods import METHODS, MethodInfo
 from dsh_sdk._gen.validators import PARAMS_VALIDATORS, RESULT_VALIDATORS
 from dsh_sdk.classify import (
@@ -27,8 +33,9 @@ from dsh_sdk.classify import (
     MalformedMessage,
     classify_message,
 )
+from dsh_sdk.diagnostics import line_rejection_message
 from dsh_sdk.jsonlib import ABSENT
-from dsh_sdk.line_reader import LineReader, LineRejection, LineRejectionReason, utf8_length
+from dsh_sdk.line_reader import LineReader, LineRejection, utf8_length
 from dsh_sdk.nesting import SHORT_LINE_CHARS, exceeds_nesting_depth, read_top_level
 from dsh_sdk.validation_runtime import Validator
 
@@ -56,12 +63,6 @@ DEFAULT_MAX_PENDING: Final = 65_536
 _DIRECTIONS: Final[tuple[TraceDirection, TraceDirection]] = ("clientToServer", "serverToClient")
 _METHOD_INFO: Final[dict[str, MethodInfo]] = {info.wire_name: info for info in METHODS}
 _NEWLINE: Final = re.compile(b"\n")
-# The recorder's own words, the same as the TypeScript recorder's.
-_REJECTION_MESSAGES: Final[dict[LineRejectionReason, str]] = {
-    "invalid-utf8": "the line is not valid UTF-8",
-    "frame-too-large": "the line is longer than the frame limit",
-    "truncated-frame": "the stream ended in the middle of a line",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,7 @@ class TraceRecorder:
         self._now = now if now is not None else (lambda: time.perf_counter() * 1000)
         self._t0 = self._now()
         self._max_pending = max_pending_requests
+        self._max_frame_bytes = max_frame_bytes
         self._directions = {
             direction: _Direction(max_frame_bytes, head_bytes) for direction in _DIRECTIONS
         }
@@ -267,7 +269,8 @@ class TraceRecorder:
     def _reject_line(
         self, direction: TraceDirection, rejection: LineRejection, head: bytes
     ) -> None:
-        finding = {"reason": rejection.reason, "message": _REJECTION_MESSAGES[rejection.reason]}
+        message = line_rejection_message(rejection.reason, self._max_frame_bytes)
+        finding = {"reason": rejection.reason, "message": message}
         content = '"head":' + jsonlib.dumps(base64.b64encode(head).decode("ascii"))
         self._write_frame(direction, rejection.line, rejection.bytes, {}, [finding], content)
 
@@ -285,7 +288,7 @@ class TraceRecorder:
             if exceeds_nesting_depth(text):
                 self._record_deep_line(direction, text, line, size)
                 return
-            finding = {"reason": "invalid-json", "message": f"the line is not JSON: {error}"}
+            finding = {"reason": "invalid-json", "message": f"{WireMessage.INVALID_JSON}: {error}"}
             self._write_frame(direction, line, size, {}, [finding], '"text":' + jsonlib.dumps(text))
             return
         facts: dict[str, Any] = {}
@@ -303,7 +306,7 @@ class TraceRecorder:
         findings: list[Finding] = [
             {
                 "reason": "nesting-too-deep",
-                "message": f"the line is nested deeper than {MAX_NESTING_DEPTH} levels",
+                "message": format_message(WireMessage.NESTING_TOO_DEEP, limit=MAX_NESTING_DEPTH),
             }
         ]
         top = read_top_level(text)

@@ -1,22 +1,24 @@
-"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (WIRE.md §1, §2, §8).
+"""JSON-RPC 2.0 over newline-delimited JSON on asyncio streams (the framing of the IDL's
+`meta.description`).
 
-The Python twin of `packages/protocol/src/transport.ts`.
+The Python twin of `packages/protocol/src/transport.ts`: it reads lines, classifies them, settles
+responses and reports what it ignores; `InboundHandlers` dispatches requests and notifications.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Final, Literal, Protocol
 
 from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import (
     DEFAULT_MAX_FRAME_BYTES,
-    ERROR_MESSAGES,
     MAX_NESTING_DEPTH,
     ErrorCode,
+    WireMessage,
+    format_message,
 )
 from dsh_sdk.classify import (
     ERROR_RESPONSE,
@@ -34,17 +36,7 @@ from dsh_sdk.diagnostics import (
     rejection_diagnostic,
 )
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
-from dsh_sdk.inbound_handlers import (
-    NotificationContext,
-    NotificationHandler,
-    RequestContext,
-    RequestHandler,
-    describe_error,
-    echoed_id,
-    error_line,
-    register_handler,
-    start_request,
-)
+from dsh_sdk.inbound_handlers import InboundHandlers, NotificationHandler, RequestHandler
 from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.line_reader import (
     ByteSource,
@@ -53,7 +45,6 @@ from dsh_sdk.line_reader import (
     LineRejection,
     LineText,
     read_line_batches,
-    utf8_length,
 )
 from dsh_sdk.line_writer import LineOutput, LineWriter, renew
 from dsh_sdk.nesting import (
@@ -63,6 +54,7 @@ from dsh_sdk.nesting import (
     read_top_level,
 )
 from dsh_sdk.pending_requests import PendingRequests
+from dsh_sdk.responses import describe_error, echoed_id, error_line
 
 __all__ = ["JsonRpcLineTransport", "JsonRpcTransportPeer", "TransportState"]
 
@@ -111,14 +103,12 @@ class JsonRpcLineTransport:
         self._writer = LineWriter(writer, self._shut_down)
         self._observer = on_diagnostic
         self._counts: dict[DiagnosticReason, int] = {}
-        self._request_handlers: dict[str, RequestHandler] = {}
-        self._notification_handlers: dict[str, NotificationHandler] = {}
         self._pending = PendingRequests()
         self._state: TransportState = "idle"
         self._close_error: TransportClosedError | None = None
         self._closed = asyncio.Event()
+        self._handlers = InboundHandlers(self._writer, self.report_diagnostic, self._closed)
         self._read_task: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
 
     @property
     def state(self) -> TransportState:
@@ -161,13 +151,13 @@ class JsonRpcLineTransport:
     def on_request(self, method: str, handler: RequestHandler) -> Callable[[], None]:
         """Registers the handler of an inbound request method (one per method; a second
         registration raises `ValueError`). Returns a function that unregisters it."""
-        return register_handler(self._request_handlers, method, handler)
+        return self._handlers.on_request(method, handler)
 
     def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
         """Registers the handler of an inbound notification method (one per method).
         A notification without a handler is reported as `unhandled-notification`. Returns a
         function that unregisters it."""
-        return register_handler(self._notification_handlers, method, handler)
+        return self._handlers.on_notification(method, handler)
 
     async def request(
         self, method: str, params: object = ABSENT, *, timeout: float | None = None
@@ -240,7 +230,8 @@ class JsonRpcLineTransport:
         parse_large, large = jsonlib.large_line_parser(), jsonlib.LARGE_LINE_CHARS
         classify = classify_message
         exceeds_depth, short = exceeds_nesting_depth, SHORT_LINE_CHARS
-        handlers = self._notification_handlers
+        dispatch_notification = self._handlers.dispatch_notification
+        dispatch_request = self._handlers.dispatch_request
         number = self._lines.line_count - len(entries)
         for entry in entries:
             number += 1
@@ -264,7 +255,7 @@ class JsonRpcLineTransport:
                     self.report_diagnostic(
                         line_diagnostic(
                             "invalid-json",
-                            "the line is not JSON",
+                            WireMessage.INVALID_JSON,
                             number,
                             entry,
                             detail=str(message),
@@ -273,28 +264,11 @@ class JsonRpcLineTransport:
                     continue
             kind = classify(message)
             if kind is NOTIFICATION:
-                method = message["method"]
-                handler = handlers.get(method)
-                if handler is None:
-                    detail = f"no handler is registered for {method}"
-                    self.report_diagnostic(
-                        line_diagnostic(
-                            "unhandled-notification", detail, number, entry, method=method
-                        )
-                    )
-                    continue
-                context = NotificationContext(method, number, entry)
-                try:
-                    outcome = handler(message.get("params", ABSENT), context)
-                except Exception as error:
-                    self._report_handler_failure(context, error)
-                else:
-                    if outcome is not None and inspect.isawaitable(outcome):
-                        self._watch_notification_handler(outcome, context)
+                dispatch_notification(message, entry, number)
             elif kind is SUCCESS_RESPONSE or kind is ERROR_RESPONSE:
                 self._settle(message, kind is SUCCESS_RESPONSE, entry, number)
             elif kind is REQUEST:
-                self._start_request(message, entry, number)
+                dispatch_request(message, entry, number)
             else:
                 assert isinstance(kind, MalformedMessage)
                 self.report_diagnostic(
@@ -316,63 +290,16 @@ class JsonRpcLineTransport:
             id_, method = kind.id, kind.method
         elif isinstance(top, dict):
             id_, method = top.get("id"), top.get("method")
-        detail = f"the line is nested deeper than {MAX_NESTING_DEPTH} levels"
+        detail = format_message(WireMessage.NESTING_TOO_DEEP, limit=MAX_NESTING_DEPTH)
         self.report_diagnostic(
             line_diagnostic("nesting-too-deep", detail, number, text, method=method, id=id_)
         )
         if kind is REQUEST and isinstance(top, dict):
-            code = ErrorCode.INVALID_REQUEST
-            limit = MAX_NESTING_DEPTH
-            message = f"{ERROR_MESSAGES[code]}: the frame is nested deeper than {limit} levels"
+            code = int(ErrorCode.INVALID_REQUEST)
+            message = format_message(WireMessage.FRAME_NESTED_TOO_DEEP, limit=MAX_NESTING_DEPTH)
             self._writer.write_line_soon(
-                error_line(echoed_id(top["id"]), {"code": int(code), "message": message})
+                error_line(echoed_id(top["id"]), {"code": code, "message": message})
             )
-
-    def _watch_notification_handler(
-        self, outcome: Awaitable[Any], context: NotificationContext
-    ) -> None:
-        """Runs what an async notification handler returned; a failure is reported."""
-        task = asyncio.ensure_future(outcome)
-        self._tasks.add(task)
-        task.add_done_callback(lambda done: self._notification_done(done, context))
-
-    def _notification_done(self, task: asyncio.Future[Any], context: NotificationContext) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        error = task.exception()
-        if isinstance(error, Exception):
-            self._report_handler_failure(context, error)
-
-    def _report_handler_failure(self, context: NotificationContext, error: Exception) -> None:
-        message = f"the {context.method} handler failed: {describe_error(error)}"
-        self.report_diagnostic(
-            TransportDiagnostic(
-                reason="notification-handler-failed",
-                message=message,
-                line=context.line,
-                bytes=context.bytes,
-                method=context.method,
-                cause=error,
-            )
-        )
-
-    def _start_request(self, message: dict[str, Any], text: LineText, number: int) -> None:
-        method: str = message["method"]
-        context = RequestContext(
-            method=method,
-            id=message["id"],
-            line=number,
-            bytes=utf8_length(text),
-            closed=self._closed,
-        )
-        handler = self._request_handlers.get(method)
-        params = message.get("params", ABSENT)
-        pending = start_request(self._writer, handler, params, context)
-        if pending is not None:
-            task = asyncio.ensure_future(pending)
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
 
     def _settle(
         self, message: dict[str, Any], is_success: bool, text: LineText, number: int
@@ -380,7 +307,7 @@ class JsonRpcLineTransport:
         id_ = message["id"]
         future = self._pending.take(id_)
         if future is None:
-            detail = f"no pending request has id {jsonlib.dumps(id_)}"
+            detail = format_message(WireMessage.UNKNOWN_RESPONSE_ID, id=jsonlib.dumps(id_))
             self.report_diagnostic(
                 line_diagnostic("unknown-response-id", detail, number, text, id=id_)
             )

@@ -16,7 +16,6 @@ from typing import Any, Final, TypeAlias, TypeGuard
 from dsh_sdk._gen.models import Violation
 
 __all__ = [
-    "ABSENT",
     "Check",
     "Out",
     "Validator",
@@ -42,10 +41,6 @@ Check: TypeAlias = Callable[[Any, str, Out], None]
 
 Validator: TypeAlias = Callable[[object], list[Violation]]
 """A validator: every violation of a value, in schema order; empty when it is valid."""
-
-ABSENT: Final = object()
-"""What a check gets for a missing member, so that a member that is present and `None` (JSON `null`)
-is still checked."""
 
 
 def is_number(v: object) -> TypeGuard[int | float]:

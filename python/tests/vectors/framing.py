@@ -100,7 +100,9 @@ async def run_read_case(
     else:
         await transport.close()
     await settle()
-    seen.reports = [{"line": d.line, "reason": d.reason} for d in peer.diagnostics]
+    seen.reports = [
+        {"line": d.line, "reason": d.reason, "message": d.message} for d in peer.diagnostics
+    ]
     seen.answers = [
         m for m in peer.output.messages() if not (isinstance(m, dict) and "method" in m)
     ]

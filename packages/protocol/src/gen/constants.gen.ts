@@ -87,3 +87,84 @@ export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = [
   'nesting-too-deep',
   'unhandled-notification',
 ];
+
+/** Every message text a transport or runtime writes on the wire or in a diagnostic (the IDL's `errors[].messages` and `diagnostics[].message`), by name. Fill the `{placeholders}` with {@link formatMessage}. */
+export const WireMessage = {
+  /** Sent with error -32600 (invalidRequest). Placeholders: `limit`. */
+  FrameNestedTooDeep: 'Invalid request: the frame is nested deeper than {limit} levels',
+  /** Sent with error -32600 (invalidRequest). */
+  AlreadyInitialized: 'already initialized',
+  /** Sent with error -32600 (invalidRequest). */
+  ShuttingDown: 'shutting down',
+  /** Sent with error -32601 (methodNotFound). Placeholders: `method`. */
+  MethodNotFound: 'Method not found: {method}',
+  /** Sent with error -32603 (internalError). */
+  HandlerFailed: 'the handler failed',
+  /** Sent with error -32603 (internalError). */
+  HandlerCancelled: 'the handler was cancelled',
+  /** Sent with error -32603 (internalError). Placeholders: `code`. */
+  ErrorNotJsonRpc: "the handler's error is not a JSON-RPC error (code {code})",
+  /** Sent with error -32603 (internalError). Placeholders: `limit`. */
+  MessageNestedTooDeep: 'cannot send a message nested deeper than {limit} levels',
+  /** Sent with error -32002 (notInitialized). */
+  NotInitialized: 'not initialized: send initialize first',
+  /** Sent with diagnostic invalid-utf8. */
+  InvalidUtf8: 'the line is not valid UTF-8',
+  /** Sent with diagnostic invalid-json. */
+  InvalidJson: 'the line is not JSON',
+  /** Sent with diagnostic not-an-object. Placeholders: `value`. */
+  NotAnObject: 'the message is {value}',
+  /** Sent with diagnostic batch-unsupported. */
+  BatchUnsupported: 'batches are not supported',
+  /** Sent with diagnostic invalid-id. Placeholders: `value`. */
+  InvalidId: 'id must be a string or a number, got {value}',
+  /** Sent with diagnostic invalid-message. */
+  JsonrpcNotTwo: 'jsonrpc must be "2.0"',
+  /** Sent with diagnostic invalid-message. Placeholders: `value`. */
+  MethodNotString: 'method must be a string, got {value}',
+  /** Sent with diagnostic invalid-message. */
+  NeitherIdNorMethod: 'the message has neither id nor method',
+  /** Sent with diagnostic invalid-message. */
+  ResultXorError: 'a response must have exactly one of result and error',
+  /** Sent with diagnostic invalid-message. */
+  ErrorObjectInvalid: 'error must have a safe-integer code and a string message',
+  /** Sent with diagnostic truncated-frame. */
+  TruncatedFrame: 'the input ended in the middle of a line',
+  /** Sent with diagnostic frame-too-large. Placeholders: `limit`. */
+  FrameTooLarge: 'the line is longer than the frame limit of {limit} bytes',
+  /** Sent with diagnostic unknown-response-id. Placeholders: `id`. */
+  UnknownResponseId: 'no pending request has id {id}',
+  /** Sent with diagnostic invalid-notification-params. Placeholders: `method`, `violations`. */
+  InvalidNotificationParams: '{method} params break the schema: {violations}',
+  /** Sent with diagnostic notification-handler-failed. Placeholders: `method`, `error`. */
+  NotificationHandlerFailed: 'the {method} handler failed: {error}',
+  /** Sent with diagnostic notification-handler-failed. Placeholders: `method`, `error`. */
+  NotificationListenerFailed: 'a {method} listener failed: {error}',
+  /** Sent with diagnostic nesting-too-deep. Placeholders: `limit`. */
+  NestingTooDeep: 'the line is nested deeper than {limit} levels',
+  /** Sent with diagnostic unhandled-notification. Placeholders: `method`. */
+  NoHandler: 'no handler is registered for {method}',
+  /** Sent with diagnostic unhandled-notification. Placeholders: `method`. */
+  NoListener: "no listener is subscribed to the client's notifications ({method})",
+} as const;
+/** One of the message texts. */
+export type WireMessage = (typeof WireMessage)[keyof typeof WireMessage];
+
+/** The names of the `{placeholders}` of a message text. */
+export type MessagePlaceholders<T extends string> =
+  T extends `${string}{${infer Name}}${infer Rest}` ? Name | MessagePlaceholders<Rest> : never;
+
+const PLACEHOLDER = new RegExp('\\{([a-z][A-Za-z0-9]*)\\}', 'g');
+
+/** `template` with each `{name}` replaced by its value (a placeholder without one stays as written). A text without placeholders takes no values. */
+export function formatMessage<T extends WireMessage>(
+  template: T,
+  ...values: [MessagePlaceholders<T>] extends [never]
+    ? []
+    : [Readonly<Record<MessagePlaceholders<T>, string | number>>]
+): string {
+  const filled: Readonly<Record<string, string | number>> = values[0] ?? {};
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    name in filled ? String(filled[name]) : whole,
+  );
+}

@@ -13,9 +13,9 @@ export interface ReadExpectation {
   readonly splitAt?: readonly number[];
   readonly pendingRequests?: readonly string[];
   readonly messages: readonly JsonObject[];
-  readonly reports: readonly { line: number; reason: string }[];
+  readonly reports: readonly { line: number; reason: string; message: string }[];
   /** Requests the transport answers with an error itself instead of delivering them. */
-  readonly refusals?: readonly { id: string | number; code: number }[];
+  readonly refusals?: readonly { id: string | number; code: number; message: string }[];
   readonly inputEnds?: boolean;
 }
 
@@ -27,7 +27,7 @@ export interface ReadObservation {
   readonly responses: JsonObject[];
   /** Both, in the order they were observed. */
   readonly all: JsonObject[];
-  readonly reports: { line: number | undefined; reason: string }[];
+  readonly reports: { line: number | undefined; reason: string; message: string }[];
   /** What the transport wrote besides the runner's own requests: its answers. */
   readonly answers: unknown[];
 }
@@ -111,7 +111,7 @@ export async function runReadCase(
     inbound,
     responses,
     all,
-    reports: harness.diagnostics.map(({ line, reason }) => ({ line, reason })),
+    reports: harness.diagnostics.map(({ line, reason, message }) => ({ line, reason, message })),
     answers: harness.sent.filter((frame) => !(isJsonObject(frame) && 'method' in frame)),
   };
 }

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from dsh_sdk._gen.models import Violation
+from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.validation_runtime import (
-    ABSENT,
     Out,
     Validator,
     all_numbers_within,

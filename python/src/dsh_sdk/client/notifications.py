@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from dsh_sdk._gen.constants import WireMessage, format_message
 from dsh_sdk._gen.peers import HarnessSdkClientPeer, HarnessSdkNotificationParams
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.inbound_handlers import describe_error
@@ -63,8 +64,7 @@ class NotificationHub:
             self._transport.report_diagnostic(
                 TransportDiagnostic(
                     reason="unhandled-notification",
-                    message="no listener is subscribed to the client's notifications "
-                    f"({notification.method})",
+                    message=format_message(WireMessage.NO_LISTENER, method=notification.method),
                     method=notification.method,
                 )
             )
@@ -76,7 +76,11 @@ class NotificationHub:
                 self._transport.report_diagnostic(
                     TransportDiagnostic(
                         reason="notification-handler-failed",
-                        message=f"a {notification.method} listener failed: {describe_error(error)}",
+                        message=format_message(
+                            WireMessage.NOTIFICATION_LISTENER_FAILED,
+                            method=notification.method,
+                            error=describe_error(error),
+                        ),
                         method=notification.method,
                         cause=error,
                     )

@@ -1,5 +1,5 @@
-"""One run's view of the notification stream (WIRE.md §6): from the prompt's durable receipt to
-the root session's next `idle`, over the session tree the run owns."""
+"""One run's view of the notification stream (docs/protocol.md, "A prompt's life"): from the
+prompt's durable receipt to the root session's next `idle`, over the session tree the run owns."""
 
 from __future__ import annotations
 
@@ -48,10 +48,10 @@ class RunTracker:
     receipt may come in either order, so notifications are buffered until the response is
     known.
 
-    The run ends on the root session's next `idle` (WIRE.md §6), or once its turn ended `aborted`
-    (version 2: nothing of an interrupted turn follows its `turn/end`, and `idle` does not come
-    while prompts are queued): then at the root's next frame, the `idle` (kept) or the first frame
-    of the next queued turn (not this run's)."""
+    The run ends on the root session's next `idle` (IDL: `session.status`), or once its turn ended
+    `aborted` (version 2: nothing of an interrupted turn follows its `turn/end`, and `idle` does not
+    come while prompts are queued): then at the root's next frame, the `idle` (kept) or the first
+    frame of the next queued turn (not this run's)."""
 
     def __init__(
         self,

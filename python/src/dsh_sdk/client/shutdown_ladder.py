@@ -1,5 +1,5 @@
-"""Stopping a runtime, each step bounded (WIRE.md §6): the `shutdown` request, closing stdin,
-SIGTERM, SIGKILL. The ladder stops at the first step after which the process is gone."""
+"""Stopping a runtime, each step bounded (the IDL's `shutdown`): the `shutdown` request, closing
+stdin, SIGTERM, SIGKILL. The ladder stops at the first step after which the process is gone."""
 
 from __future__ import annotations
 

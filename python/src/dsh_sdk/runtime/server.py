@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION, SERVER_NAME
+from dsh_sdk._gen.constants import LATEST_PROTOCOL_VERSION, SERVER_NAME, WireMessage
 from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
@@ -91,9 +91,9 @@ class RuntimeServer:
         self, params: InitializeParams, context: RequestContext
     ) -> InitializeResult:
         if self._state == "shutting-down":
-            raise invalid_request_error("shutting down")
+            raise invalid_request_error(WireMessage.SHUTTING_DOWN)
         if self._state == "ready":
-            raise invalid_request_error("already initialized")
+            raise invalid_request_error(WireMessage.ALREADY_INITIALIZED)
         route = resolve_route(self._options.adapters, params)
         options = self._options
         self._context = TurnContext(
@@ -154,7 +154,7 @@ class RuntimeServer:
         """The state checks of every request but the handshake's: `-32600` after shutdown,
         `-32002` before initialize."""
         if self._state == "shutting-down":
-            raise invalid_request_error("shutting down")
+            raise invalid_request_error(WireMessage.SHUTTING_DOWN)
         turn_context = self._context
         if self._state != "ready" or turn_context is None:
             raise not_initialized_error()
@@ -177,7 +177,7 @@ class RuntimeServer:
 
     async def shutdown(self, context: RequestContext) -> ShutdownResult:
         if self._state == "shutting-down":
-            raise invalid_request_error("shutting down")
+            raise invalid_request_error(WireMessage.SHUTTING_DOWN)
         self._state = "shutting-down"
         self._stopping = asyncio.ensure_future(self._options.sessions.stop_all())
         self._options.on_shutdown()

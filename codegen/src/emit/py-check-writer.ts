@@ -1,0 +1,161 @@
+// The statements every schema check is built from, and the combinators that hoist subschemas into
+// module-level functions (`$ref`, `not`, `anyOf`, `if`/`then`/`else`): the part of the Python
+// validator compiler that does not depend on which keyword is compiled. py-validator-compiler.ts
+// compiles the keywords on top of it.
+import type { SchemaNode } from '../idl/model.js';
+import { REF_PREFIX } from '../idl/model.js';
+import { snakeCase } from '../idl/names.js';
+import { layoutPy, pyCallExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
+import type { Pointer } from './py-validator-module.js';
+import {
+  isPlainObject,
+  ModuleParts,
+  pointerExpr,
+  ROOT_POINTER,
+  TYPE_TEST,
+} from './py-validator-module.js';
+
+/** collect: append violations to `out`. test: `return False` at the first one (in a predicate). */
+export type Mode = 'collect' | 'test';
+
+export interface Scope {
+  readonly value: string;
+  readonly pointer: Pointer;
+  readonly indent: string;
+  readonly mode: Mode;
+  /** Where in the bundle the schema is, for error messages. */
+  readonly at: string;
+}
+
+export abstract class PyCheckWriter {
+  readonly parts = new ModuleParts();
+  private counter = 0;
+  constructor(protected readonly definitions: Record<string, unknown>) {}
+
+  /** The name of the check function of a definition. */
+  static checkName(definition: string): string {
+    return `_check_${snakeCase(definition)}`;
+  }
+
+  /** Compiles a function body with its own variable numbering, so identical bodies print identically. */
+  protected isolated(compile: () => string[]): string[] {
+    const saved = this.counter;
+    this.counter = 0;
+    try {
+      return compile();
+    } finally {
+      this.counter = saved;
+    }
+  }
+
+  protected anyOf(branches: unknown[], s: Scope): string[] {
+    const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
+    if (s.mode === 'test') {
+      const passes = this.parts.use('passes');
+      const any = pyCallExpr('any', [`${passes}(c, ${s.value}) for c in ${pyTuple(checks)}`]);
+      return [layoutPy(any, s.indent.length, 'if not ', ':'), `${s.indent}    return False`];
+    }
+    const call = pyCallExpr(this.parts.use('any_of'), [
+      s.value,
+      pointerExpr(s.pointer),
+      'out',
+      pyTupleExpr(checks),
+    ]);
+    return [layoutPy(call, s.indent.length)];
+  }
+
+  /** if/then/else; an `else` that is only another if/then/else prints as `elif` (dispatch chains). */
+  protected ifThenElse(node: SchemaNode, s: Scope): string[] {
+    const lines: string[] = [];
+    const inner = { ...s, indent: `${s.indent}    ` };
+    let current: SchemaNode | null = node;
+    let at = s.at;
+    let keyword = 'if';
+    while (current) {
+      lines.push(`${s.indent}${keyword} ${this.predicate(current['if'], `${at}/if`)}(${s.value}):`);
+      const then =
+        'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
+      lines.push(...(then.length > 0 ? then : [`${inner.indent}pass`]));
+      const otherwise: unknown = current['else'];
+      if (
+        isPlainObject(otherwise) &&
+        'if' in otherwise &&
+        Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k))
+      ) {
+        [current, at, keyword] = [otherwise, `${at}/else`, 'elif'];
+        continue;
+      }
+      const elseLines =
+        otherwise === undefined ? [] : this.node(otherwise, { ...inner, at: `${at}/else` });
+      if (elseLines.length > 0) lines.push(`${s.indent}else:`, ...elseLines);
+      current = null;
+    }
+    return lines;
+  }
+
+  /** A module-level `(v) -> bool` that is true when `schema` holds; identical ones are shared. */
+  protected predicate(schema: unknown, at: string): string {
+    const body = this.isolated(() =>
+      this.node(schema, { value: 'v', pointer: [], indent: '    ', mode: 'test', at }),
+    );
+    return this.parts.helper('_matches', ['v: Any'], '-> bool', [...body, '    return True']);
+  }
+
+  /** A module-level check function for a subschema (a definition's own for a `$ref`). */
+  protected hoist(schema: unknown, at: string): string {
+    if (
+      isPlainObject(schema) &&
+      Object.keys(schema).length === 1 &&
+      typeof schema['$ref'] === 'string'
+    ) {
+      return this.refCheck(schema['$ref'], at);
+    }
+    const scope: Scope = { value: 'v', pointer: ROOT_POINTER, indent: '    ', mode: 'collect', at };
+    const body = this.isolated(() => this.node(schema, scope));
+    return this.parts.helper(
+      '_check',
+      ['v: Any', 'p: str', `out: ${this.parts.use('Out')}`],
+      '-> None',
+      body.length > 0 ? body : ['    pass'],
+    );
+  }
+
+  protected refCheck(ref: string, at: string): string {
+    const name = ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : '';
+    if (!(name in this.definitions))
+      throw new Error(`py-validators: unresolvable $ref "${ref}" at ${at}`);
+    return PyCheckWriter.checkName(name);
+  }
+
+  protected call(check: string, s: Scope): string[] {
+    if (s.mode === 'test') {
+      const passes = this.parts.use('passes');
+      return [`${s.indent}if not ${passes}(${check}, ${s.value}):`, `${s.indent}    return False`];
+    }
+    return [layoutPy(pyCallExpr(check, [s.value, pointerExpr(s.pointer), 'out']), s.indent.length)];
+  }
+
+  protected guard(test: string, message: string, s: Scope): string[] {
+    return [`${s.indent}if ${test}:`, this.fail({ ...s, indent: `${s.indent}    ` }, message)];
+  }
+
+  protected fail(s: Scope, message: string): string {
+    if (s.mode === 'test') return `${s.indent}return False`;
+    const violation = pyTupleExpr([pointerExpr(s.pointer), pyStr(message)]);
+    return layoutPy(pyCallExpr('out.append', [violation]), s.indent.length);
+  }
+
+  protected typeTest(type: string, s: Scope): string {
+    const test = TYPE_TEST[type];
+    if (!test) throw new Error(`py-validators: unknown type "${type}" at ${s.at}`);
+    return test(s.value, this.parts);
+  }
+
+  protected fresh(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}${this.counter}`;
+  }
+
+  /** The statements checking `schema` in scope `s` (the keyword compiler). */
+  protected abstract node(schema: unknown, s: Scope): string[];
+}
