@@ -224,8 +224,8 @@ describe('py-validators on the Python fixture', () => {
     const lines = await fileLines(pyValidatorsEmitter.emit({ model, bundle }), '/validators.py');
     expect(block(lines, 'from dsh_sdk._gen.models import Violation')).toEqual([
       'from dsh_sdk._gen.models import Violation',
+      'from dsh_sdk.jsonlib import ABSENT',
       'from dsh_sdk.validation_runtime import (',
-      '    ABSENT,',
       '    Out,',
       '    Validator,',
       '    all_numbers_within,',
