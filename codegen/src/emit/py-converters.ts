@@ -83,16 +83,19 @@ table-walking reference, which keeps what this version does not know: the result
 function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireField[]): void {
   const decodeClass = f.import('decode_class', 'dsh_sdk.table_codec');
   f.blank(2);
-  const members = pyTupleExpr(fields.map((w) => pyStr(w.wireName)));
-  f.raw(
-    layoutPy(
-      pyCallExpr('frozenset', [members]),
-      0,
-      `${membersName(name)}: Final[frozenset[str]] = `,
-    ),
-  );
-  f.blank(2);
+  if (fields.length > 0) {
+    const members = pyTupleExpr(fields.map((w) => pyStr(w.wireName)));
+    const head = `${membersName(name)}: Final[frozenset[str]] = `;
+    f.raw(layoutPy(pyCallExpr('frozenset', [members]), 0, head));
+    f.blank(2);
+  }
   f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  if (fields.length === 0) {
+    f.print`    if isinstance(value, dict):`;
+    f.print`        return m.${name}(extra=dict(value))  # the schema names no member: all are kept`;
+    f.print`    return ${decodeClass}(m.${name}, value)`;
+    return;
+  }
   // A `null` where the schema also allows absence goes to `extra`: the reference keeps it there.
   const keptNulls = fields.filter((w) => w.nullable && !w.required);
   const conditions = [

@@ -200,15 +200,9 @@ def decode_session_close_result(value: Any) -> m.SessionCloseResult:
     return decode_class(m.SessionCloseResult, value)
 
 
-_SHUTDOWN_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(())
-
-
 def decode_shutdown_result(value: Any) -> m.ShutdownResult:
-    if isinstance(value, dict) and value.keys() <= _SHUTDOWN_RESULT_MEMBERS:
-        try:
-            return m.ShutdownResult()
-        except KeyError:
-            pass  # a required member is missing: the reference says which
+    if isinstance(value, dict):
+        return m.ShutdownResult(extra=dict(value))  # the schema names no member: all are kept
     return decode_class(m.ShutdownResult, value)
 
 
@@ -573,15 +567,9 @@ def decode_assistant_message(value: Any) -> m.AssistantMessage:
     return decode_class(m.AssistantMessage, value)
 
 
-_USAGE_MEMBERS: Final[frozenset[str]] = frozenset(())
-
-
 def decode_usage(value: Any) -> m.Usage:
-    if isinstance(value, dict) and value.keys() <= _USAGE_MEMBERS:
-        try:
-            return m.Usage()
-        except KeyError:
-            pass  # a required member is missing: the reference says which
+    if isinstance(value, dict):
+        return m.Usage(extra=dict(value))  # the schema names no member: all are kept
     return decode_class(m.Usage, value)
 
 
