@@ -504,7 +504,7 @@ describe('py-converters on the Python fixture', () => {
       '    if (',
       '        isinstance(value, dict)',
       '        and value.keys() <= _RESPONSE_ERROR_MEMBERS',
-      '        and value.get("data", _ABSENT) is not None',
+      '        and value.get("data", ABSENT) is not None',
       '    ):',
     ]);
   });

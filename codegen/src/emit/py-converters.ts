@@ -35,22 +35,18 @@ export const decoderName = (typeName: string): string => `decode_${snakeCase(typ
 const membersName = (typeName: string): string => `_${constantCase(typeName)}_MEMBERS`;
 const tagsName = (typeName: string): string => `_${constantCase(typeName)}_BY_TAG`;
 
-const HELPERS = `_ABSENT: Final = object()
-"""What \`value.get\` returns for a member that is not there (\`None\` may be a member's value)."""
-
-
-def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
+const HELPERS = `def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
     if not isinstance(values, list):
         raise CodecError(f"expected an array, got {type(values).__name__}")
     return [decode(item) for item in values]
 
 
 def _optional(raw: Any, decode: Callable[[Any], T]) -> T | None:
-    return None if raw is _ABSENT else decode(raw)
+    return None if raw is ABSENT else decode(raw)
 
 
 def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
-    return None if raw is _ABSENT else _decode_list(raw, decode)`;
+    return None if raw is ABSENT else _decode_list(raw, decode)`;
 
 export function emitConverters(model: Model, bundle: SchemaBundle): OutputFile {
   const f = new GeneratedFile(`${PY_GEN_DIR}/converters.py`, 'py-converters', 'py');
@@ -68,8 +64,10 @@ table-walking reference, which keeps what this version does not know: the result
   f.import('Callable', 'collections.abc');
   f.import('models', 'dsh_sdk._gen', { as: 'm' });
   f.import('CodecError', 'dsh_sdk.table_codec');
+  // The one sentinel for an absent member, as in the validators and peers (`None` may be a value).
+  f.import('ABSENT', 'dsh_sdk.jsonlib');
   f.print`T = TypeVar("T")`;
-  f.blank();
+  f.blank(2);
   f.raw(HELPERS);
   const classes = classNames(bundle);
   for (const name of classes) emitClassDecoder(f, name, wireFields(name, bundle, model));
@@ -101,7 +99,7 @@ function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireF
   const conditions = [
     'isinstance(value, dict)',
     `value.keys() <= ${membersName(name)}`,
-    ...keptNulls.map((w) => `value.get(${pyStr(w.wireName)}, _ABSENT) is not None`),
+    ...keptNulls.map((w) => `value.get(${pyStr(w.wireName)}, ABSENT) is not None`),
   ];
   printCondition(f, conditions);
   f.print`        try:`;
@@ -132,7 +130,7 @@ function argument(w: WireField): PyExpr {
   const key = pyStr(w.wireName);
   if (c.kind === 'scalar')
     return `${w.attribute}=${w.required ? `value[${key}]` : `value.get(${key})`}`;
-  const raw = w.required ? `value[${key}]` : `value.get(${key}, _ABSENT)`;
+  const raw = w.required ? `value[${key}]` : `value.get(${key}, ABSENT)`;
   if (c.kind === 'array') {
     const helper = w.required ? '_decode_list' : '_optional_list';
     return pyCallExpr(`${w.attribute}=${helper}`, [raw, itemDecoder(c.items)]);

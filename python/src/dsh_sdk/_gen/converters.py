@@ -13,12 +13,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar, cast
 
 from dsh_sdk._gen import models as m
+from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.table_codec import CodecError, decode as decode_by_tables, decode_class
 
 T = TypeVar("T")
-
-_ABSENT: Final = object()
-"""What `value.get` returns for a member that is not there (`None` may be a member's value)."""
 
 
 def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
@@ -28,11 +26,11 @@ def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
 
 
 def _optional(raw: Any, decode: Callable[[Any], T]) -> T | None:
-    return None if raw is _ABSENT else decode(raw)
+    return None if raw is ABSENT else decode(raw)
 
 
 def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
-    return None if raw is _ABSENT else _decode_list(raw, decode)
+    return None if raw is ABSENT else _decode_list(raw, decode)
 
 
 _INITIALIZE_PARAMS_MEMBERS: Final[frozenset[str]] = frozenset(
@@ -68,7 +66,7 @@ def decode_initialize_result(value: Any) -> m.InitializeResult:
                 server_info=decode_server_info(value["serverInfo"]),
                 protocol_version=value.get("protocolVersion"),
                 capabilities=_optional(
-                    value.get("capabilities", _ABSENT),
+                    value.get("capabilities", ABSENT),
                     decode_server_capabilities,
                 ),
             )
@@ -277,7 +275,7 @@ def decode_subagent_finished_notification(value: Any) -> m.SubagentFinishedNotif
                 status=value["status"],
                 stop_reason=value["stopReason"],
                 last_assistant_message=_optional_list(
-                    value.get("lastAssistantMessage", _ABSENT),
+                    value.get("lastAssistantMessage", ABSENT),
                     decode_content_block,
                 ),
             )
@@ -544,7 +542,7 @@ def decode_assistant_reply(value: Any) -> m.AssistantReply:
         try:
             return m.AssistantReply(
                 message=decode_assistant_message(value["message"]),
-                usage=_optional(value.get("usage", _ABSENT), decode_usage),
+                usage=_optional(value.get("usage", ABSENT), decode_usage),
             )
         except KeyError:
             pass  # a required member is missing: the reference says which
@@ -779,7 +777,7 @@ def decode_response_error(value: Any) -> m.ResponseError:
     if (
         isinstance(value, dict)
         and value.keys() <= _RESPONSE_ERROR_MEMBERS
-        and value.get("data", _ABSENT) is not None
+        and value.get("data", ABSENT) is not None
     ):
         try:
             return m.ResponseError(
@@ -963,7 +961,7 @@ def decode_shutdown_request_frame(value: Any) -> m.ShutdownRequestFrame:
     if (
         isinstance(value, dict)
         and value.keys() <= _SHUTDOWN_REQUEST_FRAME_MEMBERS
-        and value.get("params", _ABSENT) is not None
+        and value.get("params", ABSENT) is not None
     ):
         try:
             return m.ShutdownRequestFrame(
