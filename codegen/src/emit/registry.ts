@@ -5,6 +5,7 @@ import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
 import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
 import { pyBindingsEmitter } from './py-bindings.js';
+import { pyConvertersEmitter } from './py-converters.js';
 import { pyModelsEmitter } from './py-models.js';
 import { pyPeersEmitter } from './py-peers.js';
 import { pyValidatorsEmitter } from './py-validators.js';
@@ -24,6 +25,7 @@ export const EMITTERS: readonly Emitter[] = [
   docsEmitter,
   pyModelsEmitter,
   pyBindingsEmitter,
+  pyConvertersEmitter,
   pyValidatorsEmitter,
   pyPeersEmitter,
 ];

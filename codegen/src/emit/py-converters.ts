@@ -1,0 +1,187 @@
+// IDL model + schema bundle → converters.py: one straight-line decoder per generated dataclass and
+// per discriminated union. The generator knows every field, so a decoder builds its dataclass in one
+// call instead of walking wire_names.py at run time; any value it cannot take that way (unknown
+// members, a `null` kept in `extra`, a missing member, a wrong shape) goes to the table-walking
+// reference, python/src/dsh_sdk/table_codec.py, so both give the same result.
+import type { Model } from '../idl/model.js';
+import { constantCase, snakeCase } from '../idl/names.js';
+import type { OutputFile } from '../printer/generated-file.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import type { SchemaBundle } from '../schema/bundle.js';
+import { flattenVariants } from '../schema/validation.js';
+import type { Emitter } from './emitter.js';
+import { PY_GEN_DIR } from './emitter.js';
+import type { PyExpr } from './py-literals.js';
+import {
+  layoutPy,
+  pyCallExpr,
+  pyDocstring,
+  pyStr,
+  pyTupleExpr,
+  PY_LINE_LENGTH,
+} from './py-literals.js';
+import type { Conversion, WireField } from './py-wire-names.js';
+import { classNames, wireFields } from './py-wire-names.js';
+
+export const pyConvertersEmitter: Emitter = {
+  name: 'py-converters',
+  emit({ model, bundle }) {
+    return [emitConverters(model, bundle)];
+  },
+};
+
+/** `SessionEvent` → `decode_session_event`. */
+export const decoderName = (typeName: string): string => `decode_${snakeCase(typeName)}`;
+const membersName = (typeName: string): string => `_${constantCase(typeName)}_MEMBERS`;
+const tagsName = (typeName: string): string => `_${constantCase(typeName)}_BY_TAG`;
+
+const HELPERS = `def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
+    if not isinstance(values, list):
+        raise CodecError(f"expected an array, got {type(values).__name__}")
+    return [decode(item) for item in values]
+
+
+def _optional(raw: Any, decode: Callable[[Any], T]) -> T | None:
+    return None if raw is ABSENT else decode(raw)
+
+
+def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
+    return None if raw is ABSENT else _decode_list(raw, decode)`;
+
+export function emitConverters(model: Model, bundle: SchemaBundle): OutputFile {
+  const f = new GeneratedFile(`${PY_GEN_DIR}/converters.py`, 'py-converters', 'py');
+  f.preamble(
+    pyDocstring(
+      `Straight-line decoders of the ${model.meta.title}: one function per dataclass and union.
+
+A class's decoder builds it in one call when the value is an object of members the class knows (and
+no \`null\` the class keeps in \`extra\`). Any other value goes to \`dsh_sdk.table_codec\`, the
+table-walking reference, which keeps what this version does not know: the result is the same.`,
+    ),
+  );
+  f.import('annotations', '__future__');
+  for (const name of ['Any', 'Final', 'TypeVar']) f.import(name, 'typing');
+  f.import('Callable', 'collections.abc');
+  f.import('models', 'dsh_sdk._gen', { as: 'm' });
+  f.import('CodecError', 'dsh_sdk.table_codec');
+  // The one sentinel for an absent member, as in the validators and peers (`None` may be a value).
+  f.import('ABSENT', 'dsh_sdk.jsonlib');
+  f.print`T = TypeVar("T")`;
+  f.blank(2);
+  f.raw(HELPERS);
+  const classes = classNames(bundle);
+  for (const name of classes) emitClassDecoder(f, name, wireFields(name, bundle, model));
+  const unions = model.types.filter((t) => t.union !== null);
+  for (const type of unions) emitUnionDecoder(f, type.name, type.union?.discriminator ?? 'type');
+  for (const type of unions) emitTagTable(f, type.name, model);
+  emitDecoderTable(f, [...classes, ...unions.map((t) => t.name)]);
+  return f.finish();
+}
+
+function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireField[]): void {
+  const decodeClass = f.import('decode_class', 'dsh_sdk.table_codec');
+  f.blank(2);
+  if (fields.length > 0) {
+    const members = pyTupleExpr(fields.map((w) => pyStr(w.wireName)));
+    const head = `${membersName(name)}: Final[frozenset[str]] = `;
+    f.raw(layoutPy(pyCallExpr('frozenset', [members]), 0, head));
+    f.blank(2);
+  }
+  f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  if (fields.length === 0) {
+    f.print`    if isinstance(value, dict):`;
+    f.print`        return m.${name}(extra=dict(value))  # the schema names no member: all are kept`;
+    f.print`    return ${decodeClass}(m.${name}, value)`;
+    return;
+  }
+  // A `null` where the schema also allows absence goes to `extra`: the reference keeps it there.
+  const keptNulls = fields.filter((w) => w.nullable && !w.required);
+  const conditions = [
+    'isinstance(value, dict)',
+    `value.keys() <= ${membersName(name)}`,
+    ...keptNulls.map((w) => `value.get(${pyStr(w.wireName)}, ABSENT) is not None`),
+  ];
+  printCondition(f, conditions);
+  f.print`        try:`;
+  const call = pyCallExpr(
+    `m.${name}`,
+    fields.map((w) => argument(w)),
+  );
+  f.raw(layoutPy(call, 12, 'return '));
+  f.print`        except KeyError:`;
+  f.print`            pass  # a required member is missing: the reference says which`;
+  f.print`    return ${decodeClass}(m.${name}, value)`;
+}
+
+/** `if a and b:`, or one condition per line inside parentheses where that is too long (as ruff). */
+function printCondition(f: GeneratedFile, conditions: readonly string[]): void {
+  const oneLine = `    if ${conditions.join(' and ')}:`;
+  if (oneLine.length <= PY_LINE_LENGTH) {
+    f.raw(oneLine);
+    return;
+  }
+  f.print`    if (`;
+  conditions.forEach((c, i) => f.raw(`        ${i === 0 ? '' : 'and '}${c}`));
+  f.print`    ):`;
+}
+
+function argument(w: WireField): PyExpr {
+  const c = w.conversion;
+  const key = pyStr(w.wireName);
+  if (c.kind === 'scalar')
+    return `${w.attribute}=${w.required ? `value[${key}]` : `value.get(${key})`}`;
+  const raw = w.required ? `value[${key}]` : `value.get(${key}, ABSENT)`;
+  if (c.kind === 'array') {
+    const helper = w.required ? '_decode_list' : '_optional_list';
+    return pyCallExpr(`${w.attribute}=${helper}`, [raw, itemDecoder(c.items)]);
+  }
+  return w.required
+    ? pyCallExpr(`${w.attribute}=${decoderName(c.typeName)}`, [raw])
+    : pyCallExpr(`${w.attribute}=_optional`, [raw, decoderName(c.typeName)]);
+}
+
+function itemDecoder(items: Conversion): string {
+  if (items.kind === 'object' || items.kind === 'union') return decoderName(items.typeName);
+  throw new Error(
+    'py-converters: an array of arrays of objects has no straight-line decoder; name the inner array as a type in the IDL',
+  );
+}
+
+function emitUnionDecoder(f: GeneratedFile, name: string, discriminator: string): void {
+  const cast = f.import('cast', 'typing');
+  const tableDecode = f.import('decode', 'dsh_sdk.table_codec', { as: 'decode_by_tables' });
+  f.blank(2);
+  f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  f.print`    if isinstance(value, dict):`;
+  f.print`        tag = value.get(${pyStr(discriminator)})`;
+  f.print`        decode = ${tagsName(name)}.get(tag) if isinstance(tag, str) else None`;
+  f.print`        if decode is not None:`;
+  f.print`            return decode(value)`;
+  f.print`    # An unknown tag, variants told apart by their members, or not an object: the reference.`;
+  f.print`    return ${cast}(m.${name}, ${tableDecode}(m.${name}, value))`;
+}
+
+/** The tags that select one variant with nothing else to check (the others go to the reference). */
+function emitTagTable(f: GeneratedFile, name: string, model: Model): void {
+  const type = model.types.find((t) => t.name === name);
+  if (!type?.union) return;
+  const known = flattenVariants(type, model).filter((v) => v.tag !== null);
+  const counts = new Map<string, number>();
+  for (const v of known) counts.set(v.tag ?? '', (counts.get(v.tag ?? '') ?? 0) + 1);
+  const direct = known.filter((v) => v.select.length === 0 && counts.get(v.tag ?? '') === 1);
+  const mapping = f.import('Mapping', 'collections.abc');
+  f.blank(2);
+  const head = `${tagsName(name)}: Final[${mapping}[str, Callable[[Any], m.${name}]]] = {`;
+  f.raw(direct.length === 0 ? `${head}}` : head);
+  if (direct.length === 0) return;
+  for (const v of direct) f.raw(`    ${pyStr(v.tag ?? '')}: ${decoderName(v.typeName)},`);
+  f.print`}`;
+}
+
+function emitDecoderTable(f: GeneratedFile, names: readonly string[]): void {
+  f.blank(2);
+  f.print`DECODERS: Final[${f.import('Mapping', 'collections.abc')}[str, Callable[[Any], Any]]] = {`;
+  for (const name of names) f.raw(`    ${pyStr(name)}: ${decoderName(name)},`);
+  f.print`}`;
+  f.raw(pyDocstring('The decoder of every dataclass and union, by IDL type name.'));
+}
