@@ -64,7 +64,10 @@ def test_generated_decoders_agree_with_the_tables_on_every_vector_object(name: s
     for value in OBJECTS:
         generated = outcome(codec.decode, name, value)
         reference = outcome(table_codec.decode, name, value)
-        assert generated == reference, value
+        # repr, not ==: NaN is not equal to itself, and from Python 3.13 a dataclass's __eq__
+        # compares field by field (before, as tuples, where the same NaN object is equal).
+        assert generated[0] == reference[0], value
+        assert repr(generated[1]) == repr(reference[1]), value
         if generated[0] == "decoded":
             decoded_some += 1
             assert type(generated[1]) is type(reference[1])
