@@ -1,8 +1,8 @@
 // IDL model + schema bundle → converters.py: one straight-line decoder per generated dataclass and
-// per discriminated union. The generator knows every field, so a decoder builds its dataclass in one
-// call instead of walking wire_names.py at run time; any value it cannot take that way (unknown
-// members, a `null` kept in `extra`, a missing member, a wrong shape) goes to the table-walking
-// reference, python/src/dsh_sdk/table_codec.py, so both give the same result.
+// per discriminated union. The generator knows every field, so a decoder sets each slot of its
+// dataclass in turn instead of walking wire_names.py at run time; any value it cannot take that way
+// (unknown members, a `null` kept in `extra`, a missing member, a wrong shape) goes to the
+// table-walking reference, python/src/dsh_sdk/table_codec.py, so both give the same result.
 import type { Model } from '../idl/model.js';
 import { constantCase, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
@@ -13,11 +13,11 @@ import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 import type { PyExpr } from './py-literals.js';
 import {
-  layoutPy,
+  layoutPyCompact,
+  layoutPySum,
   pyCallExpr,
   pyDocstring,
   pyStr,
-  pyTupleExpr,
   PY_LINE_LENGTH,
 } from './py-literals.js';
 import type { Conversion, WireField } from './py-wire-names.js';
@@ -32,7 +32,6 @@ export const pyConvertersEmitter: Emitter = {
 
 /** `SessionEvent` → `decode_session_event`. */
 export const decoderName = (typeName: string): string => `decode_${snakeCase(typeName)}`;
-const membersName = (typeName: string): string => `_${constantCase(typeName)}_MEMBERS`;
 const tagsName = (typeName: string): string => `_${constantCase(typeName)}_BY_TAG`;
 
 const HELPERS = `def _decode_list(values: Any, decode: Callable[[Any], T]) -> list[T]:
@@ -46,7 +45,13 @@ def _optional(raw: Any, decode: Callable[[Any], T]) -> T | None:
 
 
 def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
-    return None if raw is ABSENT else _decode_list(raw, decode)`;
+    return None if raw is ABSENT else _decode_list(raw, decode)
+
+
+# The decoders build a frozen dataclass without its \`__init__\`, which sets each field through
+# \`object.__setattr__\`: a new instance and one slot setter per field take about a third of the time.
+# \`slot_setters\` checks at import that every field of the class is named, so none is left unset.
+_new: Final = object.__new__`;
 
 export function emitConverters(model: Model, bundle: SchemaBundle): OutputFile {
   const f = new GeneratedFile(`${PY_GEN_DIR}/converters.py`, 'py-converters', 'py');
@@ -54,8 +59,8 @@ export function emitConverters(model: Model, bundle: SchemaBundle): OutputFile {
     pyDocstring(
       `Straight-line decoders of the ${model.meta.title}: one function per dataclass and union.
 
-A class's decoder builds it in one call when the value is an object of members the class knows (and
-no \`null\` the class keeps in \`extra\`). Any other value goes to \`dsh_sdk.table_codec\`, the
+A class's decoder builds it field by field when the value is an object of members the class knows
+(and no \`null\` the class keeps in \`extra\`). Any other value goes to \`dsh_sdk.table_codec\`, the
 table-walking reference, which keeps what this version does not know: the result is the same.`,
     ),
   );
@@ -80,64 +85,101 @@ table-walking reference, which keeps what this version does not know: the result
 
 function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireField[]): void {
   const decodeClass = f.import('decode_class', 'dsh_sdk.table_codec');
+  const slotSetters = f.import('slot_setters', 'dsh_sdk.wire_object');
+  const setters = [...fields.map((w) => w.attribute), EXTRA];
   f.blank(2);
-  if (fields.length > 0) {
-    const members = pyTupleExpr(fields.map((w) => pyStr(w.wireName)));
-    const head = `${membersName(name)}: Final[frozenset[str]] = `;
-    f.raw(layoutPy(pyCallExpr('frozenset', [members]), 0, head));
-    f.blank(2);
+  const targets = setters.map((attribute) => setterName(name, attribute));
+  const call = pyCallExpr(slotSetters, [`m.${name}`, ...setters.map(pyStr)]);
+  if (targets.length === 1) {
+    f.raw(layoutPyCompact(call, 0, `(${targets[0]},) = `));
+  } else {
+    f.raw(['(', ...targets.map((t) => `    ${t},`)].join('\n'));
+    f.raw(layoutPyCompact(call, 0, ') = '));
   }
+  f.blank(2);
   f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
   if (fields.length === 0) {
     f.print`    if isinstance(value, dict):`;
-    f.print`        return m.${name}(extra=dict(value))  # the schema names no member: all are kept`;
+    f.print`        built = _new(m.${name})`;
+    f.print`        ${setterName(name, EXTRA)}(built, dict(value))  # the schema names no member: all are kept`;
+    f.print`        return built`;
     f.print`    return ${decodeClass}(m.${name}, value)`;
     return;
   }
-  // A `null` where the schema also allows absence goes to `extra`: the reference keeps it there.
-  const keptNulls = fields.filter((w) => w.nullable && !w.required);
+  f.print`    if isinstance(value, dict):`;
+  const required = fields.filter((w) => w.required);
+  const optional = fields.filter((w) => !w.required);
+  let indent = '        ';
+  if (required.length > 0) {
+    f.print`        try:`;
+    for (const w of required) f.raw(`            ${local(w)} = value[${pyStr(w.wireName)}]`);
+    f.print`        except KeyError:`;
+    f.print`            pass  # a required member is missing: the reference says which`;
+    f.print`        else:`;
+    indent = '            ';
+  }
+  for (const w of optional) f.raw(`${indent}${local(w)} = value.get(${pyStr(w.wireName)}, ABSENT)`);
+  // Only members the class knows (counted, as a set comparison costs more), and no `null` where the
+  // schema also allows absence: the reference keeps that in `extra`.
+  let known = String(required.length);
+  if (optional.length > 0) {
+    const terms = [known, ...optional.map((w) => `(${local(w)} is not ABSENT)`)];
+    f.raw(layoutPySum(terms, indent.length, 'known = '));
+    known = 'known';
+  }
   const conditions = [
-    'isinstance(value, dict)',
-    `value.keys() <= ${membersName(name)}`,
-    ...keptNulls.map((w) => `value.get(${pyStr(w.wireName)}, ABSENT) is not None`),
+    `len(value) == ${known}`,
+    ...optional.filter((w) => w.nullable).map((w) => `${local(w)} is not None`),
   ];
-  printCondition(f, conditions);
-  f.print`        try:`;
-  const call = pyCallExpr(
-    `m.${name}`,
-    fields.map((w) => argument(w)),
-  );
-  f.raw(layoutPy(call, 12, 'return '));
-  f.print`        except KeyError:`;
-  f.print`            pass  # a required member is missing: the reference says which`;
+  printCondition(f, indent, conditions);
+  const body = `${indent}    `;
+  f.raw(`${body}built = _new(m.${name})`);
+  for (const w of fields) {
+    f.raw(
+      layoutPyCompact(
+        pyCallExpr(setterName(name, w.attribute), ['built', fieldValue(w)]),
+        body.length,
+      ),
+    );
+  }
+  f.raw(`${body}${setterName(name, EXTRA)}(built, {})`);
+  f.raw(`${body}return built`);
   f.print`    return ${decodeClass}(m.${name}, value)`;
 }
 
+const EXTRA = 'extra';
+/** Locals named after the attributes, unless one would hide a name the decoder uses. */
+const TAKEN_LOCALS = new Set(['value', 'built', 'known', 'isinstance', 'len', 'dict', 'm']);
+const local = (w: WireField): string =>
+  TAKEN_LOCALS.has(w.attribute) ? `${w.attribute}_` : w.attribute;
+/** `TextBlock`, `text` → `_set_text_block_text`. */
+const setterName = (typeName: string, attribute: string): string =>
+  `_set_${snakeCase(typeName)}_${attribute}`;
+
 /** `if a and b:`, or one condition per line inside parentheses where that is too long (as ruff). */
-function printCondition(f: GeneratedFile, conditions: readonly string[]): void {
-  const oneLine = `    if ${conditions.join(' and ')}:`;
+function printCondition(f: GeneratedFile, indent: string, conditions: readonly string[]): void {
+  const oneLine = `${indent}if ${conditions.join(' and ')}:`;
   if (oneLine.length <= PY_LINE_LENGTH) {
     f.raw(oneLine);
     return;
   }
-  f.print`    if (`;
-  conditions.forEach((c, i) => f.raw(`        ${i === 0 ? '' : 'and '}${c}`));
-  f.print`    ):`;
+  f.raw(`${indent}if (`);
+  conditions.forEach((c, i) => f.raw(`${indent}    ${i === 0 ? '' : 'and '}${c}`));
+  f.raw(`${indent}):`);
 }
 
-function argument(w: WireField): PyExpr {
+/** The value a field is set to, from its local: nested objects and unions through their decoders. */
+function fieldValue(w: WireField): PyExpr {
   const c = w.conversion;
-  const key = pyStr(w.wireName);
-  if (c.kind === 'scalar')
-    return `${w.attribute}=${w.required ? `value[${key}]` : `value.get(${key})`}`;
-  const raw = w.required ? `value[${key}]` : `value.get(${key}, ABSENT)`;
+  const raw = local(w);
+  if (c.kind === 'scalar') return w.required ? raw : `None if ${raw} is ABSENT else ${raw}`;
   if (c.kind === 'array') {
     const helper = w.required ? '_decode_list' : '_optional_list';
-    return pyCallExpr(`${w.attribute}=${helper}`, [raw, itemDecoder(c.items)]);
+    return pyCallExpr(helper, [raw, itemDecoder(c.items)]);
   }
   return w.required
-    ? pyCallExpr(`${w.attribute}=${decoderName(c.typeName)}`, [raw])
-    : pyCallExpr(`${w.attribute}=_optional`, [raw, decoderName(c.typeName)]);
+    ? pyCallExpr(decoderName(c.typeName), [raw])
+    : pyCallExpr('_optional', [raw, decoderName(c.typeName)]);
 }
 
 function itemDecoder(items: Conversion): string {

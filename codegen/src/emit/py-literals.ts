@@ -110,3 +110,37 @@ export function layoutPy(expr: PyExpr, indent: number, prefix = '', suffix = '')
   const items = expr.items.map((item) => layoutPy(item, indent + 4, '', ','));
   return [`${pad}${prefix}${expr.head}`, ...items, `${pad}${expr.close}${suffix}`].join('\n');
 }
+
+/**
+ * Lines of `prefix + expr + suffix` at `indent` exactly as `ruff format` prints them when the source
+ * has no trailing commas of its own: one line when it fits; otherwise the items on one line between
+ * the brackets when that fits; otherwise one item per line, each laid out the same way, with a
+ * trailing comma.
+ */
+export function layoutPyCompact(expr: PyExpr, indent: number, prefix = '', suffix = ''): string {
+  const pad = ' '.repeat(indent);
+  const oneLine = `${pad}${prefix}${flatPy(expr)}${suffix}`;
+  if (typeof expr === 'string' || oneLine.length <= PY_LINE_LENGTH || expr.items.length === 0)
+    return oneLine;
+  const head = `${pad}${prefix}${expr.head}`;
+  const close = `${pad}${expr.close}${suffix}`;
+  const body = `${pad}    ${expr.items.map(flatPy).join(', ')}`;
+  if (body.length <= PY_LINE_LENGTH && !(expr.isTuple && expr.items.length === 1))
+    return [head, body, close].join('\n');
+  const items = expr.items.map((item) => layoutPyCompact(item, indent + 4, '', ','));
+  return [head, ...items, close].join('\n');
+}
+
+/**
+ * `prefix + a + b + …` at `indent` as ruff prints a long sum: one line when it fits, else inside
+ * parentheses, on one line when that fits or one operand a line with the operator first.
+ */
+export function layoutPySum(terms: readonly string[], indent: number, prefix: string): string {
+  const pad = ' '.repeat(indent);
+  const oneLine = `${pad}${prefix}${terms.join(' + ')}`;
+  if (oneLine.length <= PY_LINE_LENGTH) return oneLine;
+  const body = `${pad}    ${terms.join(' + ')}`;
+  if (body.length <= PY_LINE_LENGTH) return [`${pad}${prefix}(`, body, `${pad})`].join('\n');
+  const lines = terms.map((t, i) => `${pad}    ${i === 0 ? '' : '+ '}${t}`);
+  return [`${pad}${prefix}(`, ...lines, `${pad})`].join('\n');
+}

@@ -8,7 +8,8 @@ lists, so they are not hashable).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -19,3 +20,20 @@ class WireObject:
     extra: dict[str, Any] = field(default_factory=dict)
     """Members the schema does not name (or an explicit `null` the fields cannot tell from absence),
     by wire name, kept as they came so that encoding gives the same JSON."""
+
+
+SlotSetter = Callable[[Any, Any], None]
+
+
+def slot_setters(cls: type[WireObject], *names: str) -> tuple[SlotSetter, ...]:
+    """The setters of `cls`'s slots named, in that order, for decoders that build an instance with
+    `object.__new__` instead of `__init__` (a frozen dataclass's `__init__` goes through
+    `object.__setattr__` for every field, about three times the cost).
+
+    Raises `TypeError` unless `names` are exactly the class's fields, so a decoder generated for
+    another version of the class cannot leave a field unset.
+    """
+    declared = {f.name for f in fields(cls)}
+    if set(names) != declared or len(names) != len(declared):
+        raise TypeError(f"{cls.__name__} has the fields {sorted(declared)}, not {sorted(names)}")
+    return tuple(getattr(cls, name).__set__ for name in names)

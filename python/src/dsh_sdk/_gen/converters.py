@@ -2,8 +2,8 @@
 # DO NOT EDIT. Run `pnpm generate` to regenerate.
 """Straight-line decoders of the DeepSeek Harness SDK protocol: one function per dataclass and union.
 
-A class's decoder builds it in one call when the value is an object of members the class knows (and
-no `null` the class keeps in `extra`). Any other value goes to `dsh_sdk.table_codec`, the
+A class's decoder builds it field by field when the value is an object of members the class knows
+(and no `null` the class keeps in `extra`). Any other value goes to `dsh_sdk.table_codec`, the
 table-walking reference, which keeps what this version does not know: the result is the same.
 """
 
@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar, cast
 from dsh_sdk._gen import models as m
 from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.table_codec import CodecError, decode as decode_by_tables, decode_class
+from dsh_sdk.wire_object import slot_setters
 
 T = TypeVar("T")
 
@@ -33,1033 +34,1764 @@ def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
     return None if raw is ABSENT else _decode_list(raw, decode)
 
 
-_INITIALIZE_PARAMS_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("cwd", "provider", "model", "reasoningEffort", "maxTokens", "protocolVersion"),
+# The decoders build a frozen dataclass without its `__init__`, which sets each field through
+# `object.__setattr__`: a new instance and one slot setter per field take about a third of the time.
+# `slot_setters` checks at import that every field of the class is named, so none is left unset.
+_new: Final = object.__new__
+
+
+(
+    _set_initialize_params_cwd,
+    _set_initialize_params_provider,
+    _set_initialize_params_model,
+    _set_initialize_params_reasoning_effort,
+    _set_initialize_params_max_tokens,
+    _set_initialize_params_protocol_version,
+    _set_initialize_params_extra,
+) = slot_setters(
+    m.InitializeParams,
+    "cwd",
+    "provider",
+    "model",
+    "reasoning_effort",
+    "max_tokens",
+    "protocol_version",
+    "extra",
 )
 
 
 def decode_initialize_params(value: Any) -> m.InitializeParams:
-    if isinstance(value, dict) and value.keys() <= _INITIALIZE_PARAMS_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.InitializeParams(
-                cwd=value["cwd"],
-                provider=value["provider"],
-                model=value["model"],
-                reasoning_effort=value.get("reasoningEffort"),
-                max_tokens=value.get("maxTokens"),
-                protocol_version=value.get("protocolVersion"),
-            )
+            cwd = value["cwd"]
+            provider = value["provider"]
+            model = value["model"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            reasoning_effort = value.get("reasoningEffort", ABSENT)
+            max_tokens = value.get("maxTokens", ABSENT)
+            protocol_version = value.get("protocolVersion", ABSENT)
+            known = (
+                3
+                + (reasoning_effort is not ABSENT)
+                + (max_tokens is not ABSENT)
+                + (protocol_version is not ABSENT)
+            )
+            if len(value) == known:
+                built = _new(m.InitializeParams)
+                _set_initialize_params_cwd(built, cwd)
+                _set_initialize_params_provider(built, provider)
+                _set_initialize_params_model(built, model)
+                _set_initialize_params_reasoning_effort(
+                    built, None if reasoning_effort is ABSENT else reasoning_effort
+                )
+                _set_initialize_params_max_tokens(
+                    built, None if max_tokens is ABSENT else max_tokens
+                )
+                _set_initialize_params_protocol_version(
+                    built, None if protocol_version is ABSENT else protocol_version
+                )
+                _set_initialize_params_extra(built, {})
+                return built
     return decode_class(m.InitializeParams, value)
 
 
-_INITIALIZE_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("serverInfo", "protocolVersion", "capabilities"),
-)
+(
+    _set_initialize_result_server_info,
+    _set_initialize_result_protocol_version,
+    _set_initialize_result_capabilities,
+    _set_initialize_result_extra,
+) = slot_setters(m.InitializeResult, "server_info", "protocol_version", "capabilities", "extra")
 
 
 def decode_initialize_result(value: Any) -> m.InitializeResult:
-    if isinstance(value, dict) and value.keys() <= _INITIALIZE_RESULT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.InitializeResult(
-                server_info=decode_server_info(value["serverInfo"]),
-                protocol_version=value.get("protocolVersion"),
-                capabilities=_optional(
-                    value.get("capabilities", ABSENT),
-                    decode_server_capabilities,
-                ),
-            )
+            server_info = value["serverInfo"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            protocol_version = value.get("protocolVersion", ABSENT)
+            capabilities = value.get("capabilities", ABSENT)
+            known = 1 + (protocol_version is not ABSENT) + (capabilities is not ABSENT)
+            if len(value) == known:
+                built = _new(m.InitializeResult)
+                _set_initialize_result_server_info(built, decode_server_info(server_info))
+                _set_initialize_result_protocol_version(
+                    built, None if protocol_version is ABSENT else protocol_version
+                )
+                _set_initialize_result_capabilities(
+                    built, _optional(capabilities, decode_server_capabilities)
+                )
+                _set_initialize_result_extra(built, {})
+                return built
     return decode_class(m.InitializeResult, value)
 
 
-_SERVER_INFO_MEMBERS: Final[frozenset[str]] = frozenset(("name", "version"))
+(
+    _set_server_info_name,
+    _set_server_info_version,
+    _set_server_info_extra,
+) = slot_setters(m.ServerInfo, "name", "version", "extra")
 
 
 def decode_server_info(value: Any) -> m.ServerInfo:
-    if isinstance(value, dict) and value.keys() <= _SERVER_INFO_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ServerInfo(name=value["name"], version=value["version"])
+            name = value["name"]
+            version = value["version"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.ServerInfo)
+                _set_server_info_name(built, name)
+                _set_server_info_version(built, version)
+                _set_server_info_extra(built, {})
+                return built
     return decode_class(m.ServerInfo, value)
 
 
-_SERVER_CAPABILITIES_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("sessionInterrupt", "sessionClose"),
-)
+(
+    _set_server_capabilities_session_interrupt,
+    _set_server_capabilities_session_close,
+    _set_server_capabilities_extra,
+) = slot_setters(m.ServerCapabilities, "session_interrupt", "session_close", "extra")
 
 
 def decode_server_capabilities(value: Any) -> m.ServerCapabilities:
-    if isinstance(value, dict) and value.keys() <= _SERVER_CAPABILITIES_MEMBERS:
-        try:
-            return m.ServerCapabilities(
-                session_interrupt=value.get("sessionInterrupt"),
-                session_close=value.get("sessionClose"),
+    if isinstance(value, dict):
+        session_interrupt = value.get("sessionInterrupt", ABSENT)
+        session_close = value.get("sessionClose", ABSENT)
+        known = 0 + (session_interrupt is not ABSENT) + (session_close is not ABSENT)
+        if len(value) == known:
+            built = _new(m.ServerCapabilities)
+            _set_server_capabilities_session_interrupt(
+                built, None if session_interrupt is ABSENT else session_interrupt
             )
-        except KeyError:
-            pass  # a required member is missing: the reference says which
+            _set_server_capabilities_session_close(
+                built, None if session_close is ABSENT else session_close
+            )
+            _set_server_capabilities_extra(built, {})
+            return built
     return decode_class(m.ServerCapabilities, value)
 
 
-_SESSION_PROMPT_PARAMS_MEMBERS: Final[frozenset[str]] = frozenset(("sessionId", "contentBlocks"))
+(
+    _set_session_prompt_params_session_id,
+    _set_session_prompt_params_content_blocks,
+    _set_session_prompt_params_extra,
+) = slot_setters(m.SessionPromptParams, "session_id", "content_blocks", "extra")
 
 
 def decode_session_prompt_params(value: Any) -> m.SessionPromptParams:
-    if isinstance(value, dict) and value.keys() <= _SESSION_PROMPT_PARAMS_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionPromptParams(
-                session_id=value["sessionId"],
-                content_blocks=_decode_list(
-                    value["contentBlocks"],
-                    decode_sdk_prompt_content_block,
-                ),
-            )
+            session_id = value["sessionId"]
+            content_blocks = value["contentBlocks"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.SessionPromptParams)
+                _set_session_prompt_params_session_id(built, session_id)
+                _set_session_prompt_params_content_blocks(
+                    built, _decode_list(content_blocks, decode_sdk_prompt_content_block)
+                )
+                _set_session_prompt_params_extra(built, {})
+                return built
     return decode_class(m.SessionPromptParams, value)
 
 
-_SDK_ENCODED_IMAGE_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type", "data", "mimeType"))
+(
+    _set_sdk_encoded_image_block_type,
+    _set_sdk_encoded_image_block_data,
+    _set_sdk_encoded_image_block_mime_type,
+    _set_sdk_encoded_image_block_extra,
+) = slot_setters(m.SdkEncodedImageBlock, "type", "data", "mime_type", "extra")
 
 
 def decode_sdk_encoded_image_block(value: Any) -> m.SdkEncodedImageBlock:
-    if isinstance(value, dict) and value.keys() <= _SDK_ENCODED_IMAGE_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SdkEncodedImageBlock(
-                type=value["type"],
-                data=value["data"],
-                mime_type=value["mimeType"],
-            )
+            type = value["type"]
+            data = value["data"]
+            mime_type = value["mimeType"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SdkEncodedImageBlock)
+                _set_sdk_encoded_image_block_type(built, type)
+                _set_sdk_encoded_image_block_data(built, data)
+                _set_sdk_encoded_image_block_mime_type(built, mime_type)
+                _set_sdk_encoded_image_block_extra(built, {})
+                return built
     return decode_class(m.SdkEncodedImageBlock, value)
 
 
-_SESSION_PROMPT_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(("messageId",))
+(
+    _set_session_prompt_result_message_id,
+    _set_session_prompt_result_extra,
+) = slot_setters(m.SessionPromptResult, "message_id", "extra")
 
 
 def decode_session_prompt_result(value: Any) -> m.SessionPromptResult:
-    if isinstance(value, dict) and value.keys() <= _SESSION_PROMPT_RESULT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionPromptResult(message_id=value["messageId"])
+            message_id = value["messageId"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.SessionPromptResult)
+                _set_session_prompt_result_message_id(built, message_id)
+                _set_session_prompt_result_extra(built, {})
+                return built
     return decode_class(m.SessionPromptResult, value)
 
 
-_SESSION_INTERRUPT_PARAMS_MEMBERS: Final[frozenset[str]] = frozenset(("sessionId",))
+(
+    _set_session_interrupt_params_session_id,
+    _set_session_interrupt_params_extra,
+) = slot_setters(m.SessionInterruptParams, "session_id", "extra")
 
 
 def decode_session_interrupt_params(value: Any) -> m.SessionInterruptParams:
-    if isinstance(value, dict) and value.keys() <= _SESSION_INTERRUPT_PARAMS_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionInterruptParams(session_id=value["sessionId"])
+            session_id = value["sessionId"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.SessionInterruptParams)
+                _set_session_interrupt_params_session_id(built, session_id)
+                _set_session_interrupt_params_extra(built, {})
+                return built
     return decode_class(m.SessionInterruptParams, value)
 
 
-_SESSION_INTERRUPT_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(("found", "wasRunning"))
+(
+    _set_session_interrupt_result_found,
+    _set_session_interrupt_result_was_running,
+    _set_session_interrupt_result_extra,
+) = slot_setters(m.SessionInterruptResult, "found", "was_running", "extra")
 
 
 def decode_session_interrupt_result(value: Any) -> m.SessionInterruptResult:
-    if isinstance(value, dict) and value.keys() <= _SESSION_INTERRUPT_RESULT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionInterruptResult(found=value["found"], was_running=value["wasRunning"])
+            found = value["found"]
+            was_running = value["wasRunning"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.SessionInterruptResult)
+                _set_session_interrupt_result_found(built, found)
+                _set_session_interrupt_result_was_running(built, was_running)
+                _set_session_interrupt_result_extra(built, {})
+                return built
     return decode_class(m.SessionInterruptResult, value)
 
 
-_SESSION_CLOSE_PARAMS_MEMBERS: Final[frozenset[str]] = frozenset(("sessionId",))
+(
+    _set_session_close_params_session_id,
+    _set_session_close_params_extra,
+) = slot_setters(m.SessionCloseParams, "session_id", "extra")
 
 
 def decode_session_close_params(value: Any) -> m.SessionCloseParams:
-    if isinstance(value, dict) and value.keys() <= _SESSION_CLOSE_PARAMS_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionCloseParams(session_id=value["sessionId"])
+            session_id = value["sessionId"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.SessionCloseParams)
+                _set_session_close_params_session_id(built, session_id)
+                _set_session_close_params_extra(built, {})
+                return built
     return decode_class(m.SessionCloseParams, value)
 
 
-_SESSION_CLOSE_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(("found",))
+(
+    _set_session_close_result_found,
+    _set_session_close_result_extra,
+) = slot_setters(m.SessionCloseResult, "found", "extra")
 
 
 def decode_session_close_result(value: Any) -> m.SessionCloseResult:
-    if isinstance(value, dict) and value.keys() <= _SESSION_CLOSE_RESULT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionCloseResult(found=value["found"])
+            found = value["found"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.SessionCloseResult)
+                _set_session_close_result_found(built, found)
+                _set_session_close_result_extra(built, {})
+                return built
     return decode_class(m.SessionCloseResult, value)
+
+
+(_set_shutdown_result_extra,) = slot_setters(m.ShutdownResult, "extra")
 
 
 def decode_shutdown_result(value: Any) -> m.ShutdownResult:
     if isinstance(value, dict):
-        return m.ShutdownResult(extra=dict(value))  # the schema names no member: all are kept
+        built = _new(m.ShutdownResult)
+        _set_shutdown_result_extra(built, dict(value))  # the schema names no member: all are kept
+        return built
     return decode_class(m.ShutdownResult, value)
 
 
-_SESSION_EVENT_NOTIFICATION_MEMBERS: Final[frozenset[str]] = frozenset(("sessionId", "event"))
+(
+    _set_session_event_notification_session_id,
+    _set_session_event_notification_event,
+    _set_session_event_notification_extra,
+) = slot_setters(m.SessionEventNotification, "session_id", "event", "extra")
 
 
 def decode_session_event_notification(value: Any) -> m.SessionEventNotification:
-    if isinstance(value, dict) and value.keys() <= _SESSION_EVENT_NOTIFICATION_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionEventNotification(
-                session_id=value["sessionId"],
-                event=decode_session_event(value["event"]),
-            )
+            session_id = value["sessionId"]
+            event = value["event"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.SessionEventNotification)
+                _set_session_event_notification_session_id(built, session_id)
+                _set_session_event_notification_event(built, decode_session_event(event))
+                _set_session_event_notification_extra(built, {})
+                return built
     return decode_class(m.SessionEventNotification, value)
 
 
-_SESSION_STATUS_NOTIFICATION_MEMBERS: Final[frozenset[str]] = frozenset(("sessionId", "status"))
+(
+    _set_session_status_notification_session_id,
+    _set_session_status_notification_status,
+    _set_session_status_notification_extra,
+) = slot_setters(m.SessionStatusNotification, "session_id", "status", "extra")
 
 
 def decode_session_status_notification(value: Any) -> m.SessionStatusNotification:
-    if isinstance(value, dict) and value.keys() <= _SESSION_STATUS_NOTIFICATION_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionStatusNotification(
-                session_id=value["sessionId"],
-                status=value["status"],
-            )
+            session_id = value["sessionId"]
+            status = value["status"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.SessionStatusNotification)
+                _set_session_status_notification_session_id(built, session_id)
+                _set_session_status_notification_status(built, status)
+                _set_session_status_notification_extra(built, {})
+                return built
     return decode_class(m.SessionStatusNotification, value)
 
 
-_SUBAGENT_STARTED_NOTIFICATION_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("parentSessionId", "childSessionId"),
-)
+(
+    _set_subagent_started_notification_parent_session_id,
+    _set_subagent_started_notification_child_session_id,
+    _set_subagent_started_notification_extra,
+) = slot_setters(m.SubagentStartedNotification, "parent_session_id", "child_session_id", "extra")
 
 
 def decode_subagent_started_notification(value: Any) -> m.SubagentStartedNotification:
-    if isinstance(value, dict) and value.keys() <= _SUBAGENT_STARTED_NOTIFICATION_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SubagentStartedNotification(
-                parent_session_id=value["parentSessionId"],
-                child_session_id=value["childSessionId"],
-            )
+            parent_session_id = value["parentSessionId"]
+            child_session_id = value["childSessionId"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.SubagentStartedNotification)
+                _set_subagent_started_notification_parent_session_id(built, parent_session_id)
+                _set_subagent_started_notification_child_session_id(built, child_session_id)
+                _set_subagent_started_notification_extra(built, {})
+                return built
     return decode_class(m.SubagentStartedNotification, value)
 
 
-_SUBAGENT_FINISHED_NOTIFICATION_MEMBERS: Final[frozenset[str]] = frozenset(
-    (
-        "provider",
-        "agentId",
-        "parentSessionId",
-        "childSessionId",
-        "status",
-        "stopReason",
-        "lastAssistantMessage",
-    ),
+(
+    _set_subagent_finished_notification_provider,
+    _set_subagent_finished_notification_agent_id,
+    _set_subagent_finished_notification_parent_session_id,
+    _set_subagent_finished_notification_child_session_id,
+    _set_subagent_finished_notification_status,
+    _set_subagent_finished_notification_stop_reason,
+    _set_subagent_finished_notification_last_assistant_message,
+    _set_subagent_finished_notification_extra,
+) = slot_setters(
+    m.SubagentFinishedNotification,
+    "provider",
+    "agent_id",
+    "parent_session_id",
+    "child_session_id",
+    "status",
+    "stop_reason",
+    "last_assistant_message",
+    "extra",
 )
 
 
 def decode_subagent_finished_notification(value: Any) -> m.SubagentFinishedNotification:
-    if isinstance(value, dict) and value.keys() <= _SUBAGENT_FINISHED_NOTIFICATION_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SubagentFinishedNotification(
-                provider=value["provider"],
-                agent_id=value["agentId"],
-                parent_session_id=value["parentSessionId"],
-                child_session_id=value["childSessionId"],
-                status=value["status"],
-                stop_reason=value["stopReason"],
-                last_assistant_message=_optional_list(
-                    value.get("lastAssistantMessage", ABSENT),
-                    decode_content_block,
-                ),
-            )
+            provider = value["provider"]
+            agent_id = value["agentId"]
+            parent_session_id = value["parentSessionId"]
+            child_session_id = value["childSessionId"]
+            status = value["status"]
+            stop_reason = value["stopReason"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            last_assistant_message = value.get("lastAssistantMessage", ABSENT)
+            known = 6 + (last_assistant_message is not ABSENT)
+            if len(value) == known:
+                built = _new(m.SubagentFinishedNotification)
+                _set_subagent_finished_notification_provider(built, provider)
+                _set_subagent_finished_notification_agent_id(built, agent_id)
+                _set_subagent_finished_notification_parent_session_id(built, parent_session_id)
+                _set_subagent_finished_notification_child_session_id(built, child_session_id)
+                _set_subagent_finished_notification_status(built, status)
+                _set_subagent_finished_notification_stop_reason(built, stop_reason)
+                _set_subagent_finished_notification_last_assistant_message(
+                    built, _optional_list(last_assistant_message, decode_content_block)
+                )
+                _set_subagent_finished_notification_extra(built, {})
+                return built
     return decode_class(m.SubagentFinishedNotification, value)
 
 
-_AGENT_INBOX_SPLICED_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("type", "seq", "time", "data"),
-)
+(
+    _set_agent_inbox_spliced_event_type,
+    _set_agent_inbox_spliced_event_seq,
+    _set_agent_inbox_spliced_event_time,
+    _set_agent_inbox_spliced_event_data,
+    _set_agent_inbox_spliced_event_extra,
+) = slot_setters(m.AgentInboxSplicedEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_agent_inbox_spliced_event(value: Any) -> m.AgentInboxSplicedEvent:
-    if isinstance(value, dict) and value.keys() <= _AGENT_INBOX_SPLICED_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AgentInboxSplicedEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_inbox_splice(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.AgentInboxSplicedEvent)
+                _set_agent_inbox_spliced_event_type(built, type)
+                _set_agent_inbox_spliced_event_seq(built, seq)
+                _set_agent_inbox_spliced_event_time(built, time)
+                _set_agent_inbox_spliced_event_data(built, decode_inbox_splice(data))
+                _set_agent_inbox_spliced_event_extra(built, {})
+                return built
     return decode_class(m.AgentInboxSplicedEvent, value)
 
 
-_INBOX_SPLICE_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("target", "start", "removedCount", "inserted"),
-)
+(
+    _set_inbox_splice_target,
+    _set_inbox_splice_start,
+    _set_inbox_splice_removed_count,
+    _set_inbox_splice_inserted,
+    _set_inbox_splice_extra,
+) = slot_setters(m.InboxSplice, "target", "start", "removed_count", "inserted", "extra")
 
 
 def decode_inbox_splice(value: Any) -> m.InboxSplice:
-    if isinstance(value, dict) and value.keys() <= _INBOX_SPLICE_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.InboxSplice(
-                target=value["target"],
-                start=value["start"],
-                removed_count=value.get("removedCount"),
-                inserted=_decode_list(value["inserted"], decode_user_message),
-            )
+            target = value["target"]
+            start = value["start"]
+            inserted = value["inserted"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            removed_count = value.get("removedCount", ABSENT)
+            known = 3 + (removed_count is not ABSENT)
+            if len(value) == known:
+                built = _new(m.InboxSplice)
+                _set_inbox_splice_target(built, target)
+                _set_inbox_splice_start(built, start)
+                _set_inbox_splice_removed_count(
+                    built, None if removed_count is ABSENT else removed_count
+                )
+                _set_inbox_splice_inserted(built, _decode_list(inserted, decode_user_message))
+                _set_inbox_splice_extra(built, {})
+                return built
     return decode_class(m.InboxSplice, value)
 
 
-_TURN_START_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_turn_start_event_type,
+    _set_turn_start_event_seq,
+    _set_turn_start_event_time,
+    _set_turn_start_event_data,
+    _set_turn_start_event_extra,
+) = slot_setters(m.TurnStartEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_turn_start_event(value: Any) -> m.TurnStartEvent:
-    if isinstance(value, dict) and value.keys() <= _TURN_START_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TurnStartEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_turn_ref(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.TurnStartEvent)
+                _set_turn_start_event_type(built, type)
+                _set_turn_start_event_seq(built, seq)
+                _set_turn_start_event_time(built, time)
+                _set_turn_start_event_data(built, decode_turn_ref(data))
+                _set_turn_start_event_extra(built, {})
+                return built
     return decode_class(m.TurnStartEvent, value)
 
 
-_TURN_REF_MEMBERS: Final[frozenset[str]] = frozenset(("turn",))
+(
+    _set_turn_ref_turn,
+    _set_turn_ref_extra,
+) = slot_setters(m.TurnRef, "turn", "extra")
 
 
 def decode_turn_ref(value: Any) -> m.TurnRef:
-    if isinstance(value, dict) and value.keys() <= _TURN_REF_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TurnRef(turn=value["turn"])
+            turn = value["turn"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.TurnRef)
+                _set_turn_ref_turn(built, turn)
+                _set_turn_ref_extra(built, {})
+                return built
     return decode_class(m.TurnRef, value)
 
 
-_STEP_START_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_step_start_event_type,
+    _set_step_start_event_seq,
+    _set_step_start_event_time,
+    _set_step_start_event_data,
+    _set_step_start_event_extra,
+) = slot_setters(m.StepStartEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_step_start_event(value: Any) -> m.StepStartEvent:
-    if isinstance(value, dict) and value.keys() <= _STEP_START_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.StepStartEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_step_ref(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.StepStartEvent)
+                _set_step_start_event_type(built, type)
+                _set_step_start_event_seq(built, seq)
+                _set_step_start_event_time(built, time)
+                _set_step_start_event_data(built, decode_step_ref(data))
+                _set_step_start_event_extra(built, {})
+                return built
     return decode_class(m.StepStartEvent, value)
 
 
-_STEP_END_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_step_end_event_type,
+    _set_step_end_event_seq,
+    _set_step_end_event_time,
+    _set_step_end_event_data,
+    _set_step_end_event_extra,
+) = slot_setters(m.StepEndEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_step_end_event(value: Any) -> m.StepEndEvent:
-    if isinstance(value, dict) and value.keys() <= _STEP_END_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.StepEndEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_step_ref(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.StepEndEvent)
+                _set_step_end_event_type(built, type)
+                _set_step_end_event_seq(built, seq)
+                _set_step_end_event_time(built, time)
+                _set_step_end_event_data(built, decode_step_ref(data))
+                _set_step_end_event_extra(built, {})
+                return built
     return decode_class(m.StepEndEvent, value)
 
 
-_STEP_REF_MEMBERS: Final[frozenset[str]] = frozenset(("turn", "step"))
+(
+    _set_step_ref_turn,
+    _set_step_ref_step,
+    _set_step_ref_extra,
+) = slot_setters(m.StepRef, "turn", "step", "extra")
 
 
 def decode_step_ref(value: Any) -> m.StepRef:
-    if isinstance(value, dict) and value.keys() <= _STEP_REF_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.StepRef(turn=value["turn"], step=value["step"])
+            turn = value["turn"]
+            step = value["step"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.StepRef)
+                _set_step_ref_turn(built, turn)
+                _set_step_ref_step(built, step)
+                _set_step_ref_extra(built, {})
+                return built
     return decode_class(m.StepRef, value)
 
 
-_TURN_END_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_turn_end_event_type,
+    _set_turn_end_event_seq,
+    _set_turn_end_event_time,
+    _set_turn_end_event_data,
+    _set_turn_end_event_extra,
+) = slot_setters(m.TurnEndEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_turn_end_event(value: Any) -> m.TurnEndEvent:
-    if isinstance(value, dict) and value.keys() <= _TURN_END_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TurnEndEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_turn_end(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.TurnEndEvent)
+                _set_turn_end_event_type(built, type)
+                _set_turn_end_event_seq(built, seq)
+                _set_turn_end_event_time(built, time)
+                _set_turn_end_event_data(built, decode_turn_end(data))
+                _set_turn_end_event_extra(built, {})
+                return built
     return decode_class(m.TurnEndEvent, value)
 
 
-_TURN_END_MEMBERS: Final[frozenset[str]] = frozenset(("turn", "reason"))
+(
+    _set_turn_end_turn,
+    _set_turn_end_reason,
+    _set_turn_end_extra,
+) = slot_setters(m.TurnEnd, "turn", "reason", "extra")
 
 
 def decode_turn_end(value: Any) -> m.TurnEnd:
-    if isinstance(value, dict) and value.keys() <= _TURN_END_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TurnEnd(turn=value["turn"], reason=decode_turn_end_reason(value["reason"]))
+            turn = value["turn"]
+            reason = value["reason"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.TurnEnd)
+                _set_turn_end_turn(built, turn)
+                _set_turn_end_reason(built, decode_turn_end_reason(reason))
+                _set_turn_end_extra(built, {})
+                return built
     return decode_class(m.TurnEnd, value)
 
 
-_TURN_END_REASON_MEMBERS: Final[frozenset[str]] = frozenset(("kind",))
+(
+    _set_turn_end_reason_kind,
+    _set_turn_end_reason_extra,
+) = slot_setters(m.TurnEndReason, "kind", "extra")
 
 
 def decode_turn_end_reason(value: Any) -> m.TurnEndReason:
-    if isinstance(value, dict) and value.keys() <= _TURN_END_REASON_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TurnEndReason(kind=value["kind"])
+            kind = value["kind"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.TurnEndReason)
+                _set_turn_end_reason_kind(built, kind)
+                _set_turn_end_reason_extra(built, {})
+                return built
     return decode_class(m.TurnEndReason, value)
 
 
-_USER_MESSAGE_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_user_message_event_type,
+    _set_user_message_event_seq,
+    _set_user_message_event_time,
+    _set_user_message_event_data,
+    _set_user_message_event_extra,
+) = slot_setters(m.UserMessageEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_user_message_event(value: Any) -> m.UserMessageEvent:
-    if isinstance(value, dict) and value.keys() <= _USER_MESSAGE_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.UserMessageEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_user_message(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.UserMessageEvent)
+                _set_user_message_event_type(built, type)
+                _set_user_message_event_seq(built, seq)
+                _set_user_message_event_time(built, time)
+                _set_user_message_event_data(built, decode_user_message(data))
+                _set_user_message_event_extra(built, {})
+                return built
     return decode_class(m.UserMessageEvent, value)
 
 
-_USER_MESSAGE_MEMBERS: Final[frozenset[str]] = frozenset(("id", "role", "content", "source"))
+(
+    _set_user_message_id,
+    _set_user_message_role,
+    _set_user_message_content,
+    _set_user_message_source,
+    _set_user_message_extra,
+) = slot_setters(m.UserMessage, "id", "role", "content", "source", "extra")
 
 
 def decode_user_message(value: Any) -> m.UserMessage:
-    if isinstance(value, dict) and value.keys() <= _USER_MESSAGE_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.UserMessage(
-                id=value["id"],
-                role=value["role"],
-                content=_decode_list(value["content"], decode_content_block),
-                source=decode_message_source(value["source"]),
-            )
+            id = value["id"]
+            role = value["role"]
+            content = value["content"]
+            source = value["source"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.UserMessage)
+                _set_user_message_id(built, id)
+                _set_user_message_role(built, role)
+                _set_user_message_content(built, _decode_list(content, decode_content_block))
+                _set_user_message_source(built, decode_message_source(source))
+                _set_user_message_extra(built, {})
+                return built
     return decode_class(m.UserMessage, value)
 
 
-_MESSAGE_SOURCE_MEMBERS: Final[frozenset[str]] = frozenset(("kind",))
+(
+    _set_message_source_kind,
+    _set_message_source_extra,
+) = slot_setters(m.MessageSource, "kind", "extra")
 
 
 def decode_message_source(value: Any) -> m.MessageSource:
-    if isinstance(value, dict) and value.keys() <= _MESSAGE_SOURCE_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.MessageSource(kind=value["kind"])
+            kind = value["kind"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.MessageSource)
+                _set_message_source_kind(built, kind)
+                _set_message_source_extra(built, {})
+                return built
     return decode_class(m.MessageSource, value)
 
 
-_ASSISTANT_CHUNK_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_assistant_chunk_event_type,
+    _set_assistant_chunk_event_seq,
+    _set_assistant_chunk_event_time,
+    _set_assistant_chunk_event_data,
+    _set_assistant_chunk_event_extra,
+) = slot_setters(m.AssistantChunkEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_assistant_chunk_event(value: Any) -> m.AssistantChunkEvent:
-    if isinstance(value, dict) and value.keys() <= _ASSISTANT_CHUNK_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AssistantChunkEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_assistant_chunk(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.AssistantChunkEvent)
+                _set_assistant_chunk_event_type(built, type)
+                _set_assistant_chunk_event_seq(built, seq)
+                _set_assistant_chunk_event_time(built, time)
+                _set_assistant_chunk_event_data(built, decode_assistant_chunk(data))
+                _set_assistant_chunk_event_extra(built, {})
+                return built
     return decode_class(m.AssistantChunkEvent, value)
 
 
-_ASSISTANT_CHUNK_MEMBERS: Final[frozenset[str]] = frozenset(("turn", "step", "delta"))
+(
+    _set_assistant_chunk_turn,
+    _set_assistant_chunk_step,
+    _set_assistant_chunk_delta,
+    _set_assistant_chunk_extra,
+) = slot_setters(m.AssistantChunk, "turn", "step", "delta", "extra")
 
 
 def decode_assistant_chunk(value: Any) -> m.AssistantChunk:
-    if isinstance(value, dict) and value.keys() <= _ASSISTANT_CHUNK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AssistantChunk(
-                turn=value["turn"],
-                step=value["step"],
-                delta=decode_content_block(value["delta"]),
-            )
+            turn = value["turn"]
+            step = value["step"]
+            delta = value["delta"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.AssistantChunk)
+                _set_assistant_chunk_turn(built, turn)
+                _set_assistant_chunk_step(built, step)
+                _set_assistant_chunk_delta(built, decode_content_block(delta))
+                _set_assistant_chunk_extra(built, {})
+                return built
     return decode_class(m.AssistantChunk, value)
 
 
-_ASSISTANT_MESSAGE_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_assistant_message_event_type,
+    _set_assistant_message_event_seq,
+    _set_assistant_message_event_time,
+    _set_assistant_message_event_data,
+    _set_assistant_message_event_extra,
+) = slot_setters(m.AssistantMessageEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_assistant_message_event(value: Any) -> m.AssistantMessageEvent:
-    if isinstance(value, dict) and value.keys() <= _ASSISTANT_MESSAGE_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AssistantMessageEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_assistant_reply(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.AssistantMessageEvent)
+                _set_assistant_message_event_type(built, type)
+                _set_assistant_message_event_seq(built, seq)
+                _set_assistant_message_event_time(built, time)
+                _set_assistant_message_event_data(built, decode_assistant_reply(data))
+                _set_assistant_message_event_extra(built, {})
+                return built
     return decode_class(m.AssistantMessageEvent, value)
 
 
-_ASSISTANT_REPLY_MEMBERS: Final[frozenset[str]] = frozenset(("message", "usage"))
+(
+    _set_assistant_reply_message,
+    _set_assistant_reply_usage,
+    _set_assistant_reply_extra,
+) = slot_setters(m.AssistantReply, "message", "usage", "extra")
 
 
 def decode_assistant_reply(value: Any) -> m.AssistantReply:
-    if isinstance(value, dict) and value.keys() <= _ASSISTANT_REPLY_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AssistantReply(
-                message=decode_assistant_message(value["message"]),
-                usage=_optional(value.get("usage", ABSENT), decode_usage),
-            )
+            message = value["message"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            usage = value.get("usage", ABSENT)
+            known = 1 + (usage is not ABSENT)
+            if len(value) == known:
+                built = _new(m.AssistantReply)
+                _set_assistant_reply_message(built, decode_assistant_message(message))
+                _set_assistant_reply_usage(built, _optional(usage, decode_usage))
+                _set_assistant_reply_extra(built, {})
+                return built
     return decode_class(m.AssistantReply, value)
 
 
-_ASSISTANT_MESSAGE_MEMBERS: Final[frozenset[str]] = frozenset(("id", "role", "content"))
+(
+    _set_assistant_message_id,
+    _set_assistant_message_role,
+    _set_assistant_message_content,
+    _set_assistant_message_extra,
+) = slot_setters(m.AssistantMessage, "id", "role", "content", "extra")
 
 
 def decode_assistant_message(value: Any) -> m.AssistantMessage:
-    if isinstance(value, dict) and value.keys() <= _ASSISTANT_MESSAGE_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.AssistantMessage(
-                id=value["id"],
-                role=value["role"],
-                content=_decode_list(value["content"], decode_content_block),
-            )
+            id = value["id"]
+            role = value["role"]
+            content = value["content"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.AssistantMessage)
+                _set_assistant_message_id(built, id)
+                _set_assistant_message_role(built, role)
+                _set_assistant_message_content(built, _decode_list(content, decode_content_block))
+                _set_assistant_message_extra(built, {})
+                return built
     return decode_class(m.AssistantMessage, value)
+
+
+(_set_usage_extra,) = slot_setters(m.Usage, "extra")
 
 
 def decode_usage(value: Any) -> m.Usage:
     if isinstance(value, dict):
-        return m.Usage(extra=dict(value))  # the schema names no member: all are kept
+        built = _new(m.Usage)
+        _set_usage_extra(built, dict(value))  # the schema names no member: all are kept
+        return built
     return decode_class(m.Usage, value)
 
 
-_TOOL_CALL_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_tool_call_event_type,
+    _set_tool_call_event_seq,
+    _set_tool_call_event_time,
+    _set_tool_call_event_data,
+    _set_tool_call_event_extra,
+) = slot_setters(m.ToolCallEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_tool_call_event(value: Any) -> m.ToolCallEvent:
-    if isinstance(value, dict) and value.keys() <= _TOOL_CALL_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolCallEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_tool_call(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.ToolCallEvent)
+                _set_tool_call_event_type(built, type)
+                _set_tool_call_event_seq(built, seq)
+                _set_tool_call_event_time(built, time)
+                _set_tool_call_event_data(built, decode_tool_call(data))
+                _set_tool_call_event_extra(built, {})
+                return built
     return decode_class(m.ToolCallEvent, value)
 
 
-_TOOL_CALL_MEMBERS: Final[frozenset[str]] = frozenset(("turn", "step", "id", "name", "arguments"))
+(
+    _set_tool_call_turn,
+    _set_tool_call_step,
+    _set_tool_call_id,
+    _set_tool_call_name,
+    _set_tool_call_arguments,
+    _set_tool_call_extra,
+) = slot_setters(m.ToolCall, "turn", "step", "id", "name", "arguments", "extra")
 
 
 def decode_tool_call(value: Any) -> m.ToolCall:
-    if isinstance(value, dict) and value.keys() <= _TOOL_CALL_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolCall(
-                turn=value["turn"],
-                step=value["step"],
-                id=value["id"],
-                name=value["name"],
-                arguments=value["arguments"],
-            )
+            turn = value["turn"]
+            step = value["step"]
+            id = value["id"]
+            name = value["name"]
+            arguments = value["arguments"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 5:
+                built = _new(m.ToolCall)
+                _set_tool_call_turn(built, turn)
+                _set_tool_call_step(built, step)
+                _set_tool_call_id(built, id)
+                _set_tool_call_name(built, name)
+                _set_tool_call_arguments(built, arguments)
+                _set_tool_call_extra(built, {})
+                return built
     return decode_class(m.ToolCall, value)
 
 
-_TOOL_RESULT_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_tool_result_event_type,
+    _set_tool_result_event_seq,
+    _set_tool_result_event_time,
+    _set_tool_result_event_data,
+    _set_tool_result_event_extra,
+) = slot_setters(m.ToolResultEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_tool_result_event(value: Any) -> m.ToolResultEvent:
-    if isinstance(value, dict) and value.keys() <= _TOOL_RESULT_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolResultEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=decode_tool_result(value["data"]),
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.ToolResultEvent)
+                _set_tool_result_event_type(built, type)
+                _set_tool_result_event_seq(built, seq)
+                _set_tool_result_event_time(built, time)
+                _set_tool_result_event_data(built, decode_tool_result(data))
+                _set_tool_result_event_extra(built, {})
+                return built
     return decode_class(m.ToolResultEvent, value)
 
 
-_TOOL_RESULT_MEMBERS: Final[frozenset[str]] = frozenset(("toolCallId", "content", "isError"))
+(
+    _set_tool_result_tool_call_id,
+    _set_tool_result_content,
+    _set_tool_result_is_error,
+    _set_tool_result_extra,
+) = slot_setters(m.ToolResult, "tool_call_id", "content", "is_error", "extra")
 
 
 def decode_tool_result(value: Any) -> m.ToolResult:
-    if isinstance(value, dict) and value.keys() <= _TOOL_RESULT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolResult(
-                tool_call_id=value["toolCallId"],
-                content=_decode_list(value["content"], decode_content_block),
-                is_error=value["isError"],
-            )
+            tool_call_id = value["toolCallId"]
+            content = value["content"]
+            is_error = value["isError"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.ToolResult)
+                _set_tool_result_tool_call_id(built, tool_call_id)
+                _set_tool_result_content(built, _decode_list(content, decode_content_block))
+                _set_tool_result_is_error(built, is_error)
+                _set_tool_result_extra(built, {})
+                return built
     return decode_class(m.ToolResult, value)
 
 
-_UNKNOWN_SESSION_EVENT_MEMBERS: Final[frozenset[str]] = frozenset(("type", "seq", "time", "data"))
+(
+    _set_unknown_session_event_type,
+    _set_unknown_session_event_seq,
+    _set_unknown_session_event_time,
+    _set_unknown_session_event_data,
+    _set_unknown_session_event_extra,
+) = slot_setters(m.UnknownSessionEvent, "type", "seq", "time", "data", "extra")
 
 
 def decode_unknown_session_event(value: Any) -> m.UnknownSessionEvent:
-    if isinstance(value, dict) and value.keys() <= _UNKNOWN_SESSION_EVENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.UnknownSessionEvent(
-                type=value["type"],
-                seq=value["seq"],
-                time=value["time"],
-                data=value["data"],
-            )
+            type = value["type"]
+            seq = value["seq"]
+            time = value["time"]
+            data = value["data"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.UnknownSessionEvent)
+                _set_unknown_session_event_type(built, type)
+                _set_unknown_session_event_seq(built, seq)
+                _set_unknown_session_event_time(built, time)
+                _set_unknown_session_event_data(built, data)
+                _set_unknown_session_event_extra(built, {})
+                return built
     return decode_class(m.UnknownSessionEvent, value)
 
 
-_TEXT_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type", "text"))
+(
+    _set_text_block_type,
+    _set_text_block_text,
+    _set_text_block_extra,
+) = slot_setters(m.TextBlock, "type", "text", "extra")
 
 
 def decode_text_block(value: Any) -> m.TextBlock:
-    if isinstance(value, dict) and value.keys() <= _TEXT_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.TextBlock(type=value["type"], text=value["text"])
+            type = value["type"]
+            text = value["text"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.TextBlock)
+                _set_text_block_type(built, type)
+                _set_text_block_text(built, text)
+                _set_text_block_extra(built, {})
+                return built
     return decode_class(m.TextBlock, value)
 
 
-_REASONING_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type", "text"))
+(
+    _set_reasoning_block_type,
+    _set_reasoning_block_text,
+    _set_reasoning_block_extra,
+) = slot_setters(m.ReasoningBlock, "type", "text", "extra")
 
 
 def decode_reasoning_block(value: Any) -> m.ReasoningBlock:
-    if isinstance(value, dict) and value.keys() <= _REASONING_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ReasoningBlock(type=value["type"], text=value["text"])
+            type = value["type"]
+            text = value["text"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.ReasoningBlock)
+                _set_reasoning_block_type(built, type)
+                _set_reasoning_block_text(built, text)
+                _set_reasoning_block_extra(built, {})
+                return built
     return decode_class(m.ReasoningBlock, value)
 
 
-_IMAGE_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type", "attachment"))
+(
+    _set_image_block_type,
+    _set_image_block_attachment,
+    _set_image_block_extra,
+) = slot_setters(m.ImageBlock, "type", "attachment", "extra")
 
 
 def decode_image_block(value: Any) -> m.ImageBlock:
-    if isinstance(value, dict) and value.keys() <= _IMAGE_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ImageBlock(
-                type=value["type"],
-                attachment=decode_image_attachment(value["attachment"]),
-            )
+            type = value["type"]
+            attachment = value["attachment"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.ImageBlock)
+                _set_image_block_type(built, type)
+                _set_image_block_attachment(built, decode_image_attachment(attachment))
+                _set_image_block_extra(built, {})
+                return built
     return decode_class(m.ImageBlock, value)
 
 
-_IMAGE_ATTACHMENT_MEMBERS: Final[frozenset[str]] = frozenset(("attachmentId", "mediaType"))
+(
+    _set_image_attachment_attachment_id,
+    _set_image_attachment_media_type,
+    _set_image_attachment_extra,
+) = slot_setters(m.ImageAttachment, "attachment_id", "media_type", "extra")
 
 
 def decode_image_attachment(value: Any) -> m.ImageAttachment:
-    if isinstance(value, dict) and value.keys() <= _IMAGE_ATTACHMENT_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ImageAttachment(
-                attachment_id=value["attachmentId"],
-                media_type=value["mediaType"],
-            )
+            attachment_id = value["attachmentId"]
+            media_type = value["mediaType"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.ImageAttachment)
+                _set_image_attachment_attachment_id(built, attachment_id)
+                _set_image_attachment_media_type(built, media_type)
+                _set_image_attachment_extra(built, {})
+                return built
     return decode_class(m.ImageAttachment, value)
 
 
-_TOOL_CALL_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type", "id", "name", "arguments"))
+(
+    _set_tool_call_block_type,
+    _set_tool_call_block_id,
+    _set_tool_call_block_name,
+    _set_tool_call_block_arguments,
+    _set_tool_call_block_extra,
+) = slot_setters(m.ToolCallBlock, "type", "id", "name", "arguments", "extra")
 
 
 def decode_tool_call_block(value: Any) -> m.ToolCallBlock:
-    if isinstance(value, dict) and value.keys() <= _TOOL_CALL_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolCallBlock(
-                type=value["type"],
-                id=value["id"],
-                name=value["name"],
-                arguments=value["arguments"],
-            )
+            type = value["type"]
+            id = value["id"]
+            name = value["name"]
+            arguments = value["arguments"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.ToolCallBlock)
+                _set_tool_call_block_type(built, type)
+                _set_tool_call_block_id(built, id)
+                _set_tool_call_block_name(built, name)
+                _set_tool_call_block_arguments(built, arguments)
+                _set_tool_call_block_extra(built, {})
+                return built
     return decode_class(m.ToolCallBlock, value)
 
 
-_TOOL_RESULT_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("type", "toolCallId", "content", "isError"),
-)
+(
+    _set_tool_result_block_type,
+    _set_tool_result_block_tool_call_id,
+    _set_tool_result_block_content,
+    _set_tool_result_block_is_error,
+    _set_tool_result_block_extra,
+) = slot_setters(m.ToolResultBlock, "type", "tool_call_id", "content", "is_error", "extra")
 
 
 def decode_tool_result_block(value: Any) -> m.ToolResultBlock:
-    if isinstance(value, dict) and value.keys() <= _TOOL_RESULT_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ToolResultBlock(
-                type=value["type"],
-                tool_call_id=value["toolCallId"],
-                content=_decode_list(value["content"], decode_content_block),
-                is_error=value.get("isError"),
-            )
+            type = value["type"]
+            tool_call_id = value["toolCallId"]
+            content = value["content"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            is_error = value.get("isError", ABSENT)
+            known = 3 + (is_error is not ABSENT)
+            if len(value) == known:
+                built = _new(m.ToolResultBlock)
+                _set_tool_result_block_type(built, type)
+                _set_tool_result_block_tool_call_id(built, tool_call_id)
+                _set_tool_result_block_content(built, _decode_list(content, decode_content_block))
+                _set_tool_result_block_is_error(built, None if is_error is ABSENT else is_error)
+                _set_tool_result_block_extra(built, {})
+                return built
     return decode_class(m.ToolResultBlock, value)
 
 
-_UNKNOWN_CONTENT_BLOCK_MEMBERS: Final[frozenset[str]] = frozenset(("type",))
+(
+    _set_unknown_content_block_type,
+    _set_unknown_content_block_extra,
+) = slot_setters(m.UnknownContentBlock, "type", "extra")
 
 
 def decode_unknown_content_block(value: Any) -> m.UnknownContentBlock:
-    if isinstance(value, dict) and value.keys() <= _UNKNOWN_CONTENT_BLOCK_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.UnknownContentBlock(type=value["type"])
+            type = value["type"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.UnknownContentBlock)
+                _set_unknown_content_block_type(built, type)
+                _set_unknown_content_block_extra(built, {})
+                return built
     return decode_class(m.UnknownContentBlock, value)
 
 
-_VIOLATION_MEMBERS: Final[frozenset[str]] = frozenset(("pointer", "message"))
+(
+    _set_violation_pointer,
+    _set_violation_message,
+    _set_violation_extra,
+) = slot_setters(m.Violation, "pointer", "message", "extra")
 
 
 def decode_violation(value: Any) -> m.Violation:
-    if isinstance(value, dict) and value.keys() <= _VIOLATION_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.Violation(pointer=value["pointer"], message=value["message"])
+            pointer = value["pointer"]
+            message = value["message"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 2:
+                built = _new(m.Violation)
+                _set_violation_pointer(built, pointer)
+                _set_violation_message(built, message)
+                _set_violation_extra(built, {})
+                return built
     return decode_class(m.Violation, value)
 
 
-_RESPONSE_ERROR_MEMBERS: Final[frozenset[str]] = frozenset(("code", "message", "data"))
+(
+    _set_response_error_code,
+    _set_response_error_message,
+    _set_response_error_data,
+    _set_response_error_extra,
+) = slot_setters(m.ResponseError, "code", "message", "data", "extra")
 
 
 def decode_response_error(value: Any) -> m.ResponseError:
-    if (
-        isinstance(value, dict)
-        and value.keys() <= _RESPONSE_ERROR_MEMBERS
-        and value.get("data", ABSENT) is not None
-    ):
+    if isinstance(value, dict):
         try:
-            return m.ResponseError(
-                code=value["code"],
-                message=value["message"],
-                data=value.get("data"),
-            )
+            code = value["code"]
+            message = value["message"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            data = value.get("data", ABSENT)
+            known = 2 + (data is not ABSENT)
+            if len(value) == known and data is not None:
+                built = _new(m.ResponseError)
+                _set_response_error_code(built, code)
+                _set_response_error_message(built, message)
+                _set_response_error_data(built, None if data is ABSENT else data)
+                _set_response_error_extra(built, {})
+                return built
     return decode_class(m.ResponseError, value)
 
 
-_ERROR_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(("jsonrpc", "id", "error"))
+(
+    _set_error_response_frame_jsonrpc,
+    _set_error_response_frame_id,
+    _set_error_response_frame_error,
+    _set_error_response_frame_extra,
+) = slot_setters(m.ErrorResponseFrame, "jsonrpc", "id", "error", "extra")
 
 
 def decode_error_response_frame(value: Any) -> m.ErrorResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _ERROR_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ErrorResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                error=decode_response_error(value["error"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            error = value["error"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.ErrorResponseFrame)
+                _set_error_response_frame_jsonrpc(built, jsonrpc)
+                _set_error_response_frame_id(built, id)
+                _set_error_response_frame_error(built, decode_response_error(error))
+                _set_error_response_frame_extra(built, {})
+                return built
     return decode_class(m.ErrorResponseFrame, value)
 
 
-_INITIALIZE_REQUEST_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "method", "params"),
-)
+(
+    _set_initialize_request_frame_jsonrpc,
+    _set_initialize_request_frame_id,
+    _set_initialize_request_frame_method,
+    _set_initialize_request_frame_params,
+    _set_initialize_request_frame_extra,
+) = slot_setters(m.InitializeRequestFrame, "jsonrpc", "id", "method", "params", "extra")
 
 
 def decode_initialize_request_frame(value: Any) -> m.InitializeRequestFrame:
-    if isinstance(value, dict) and value.keys() <= _INITIALIZE_REQUEST_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.InitializeRequestFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                method=value["method"],
-                params=decode_initialize_params(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.InitializeRequestFrame)
+                _set_initialize_request_frame_jsonrpc(built, jsonrpc)
+                _set_initialize_request_frame_id(built, id)
+                _set_initialize_request_frame_method(built, method)
+                _set_initialize_request_frame_params(built, decode_initialize_params(params))
+                _set_initialize_request_frame_extra(built, {})
+                return built
     return decode_class(m.InitializeRequestFrame, value)
 
 
-_INITIALIZE_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(("jsonrpc", "id", "result"))
+(
+    _set_initialize_response_frame_jsonrpc,
+    _set_initialize_response_frame_id,
+    _set_initialize_response_frame_result,
+    _set_initialize_response_frame_extra,
+) = slot_setters(m.InitializeResponseFrame, "jsonrpc", "id", "result", "extra")
 
 
 def decode_initialize_response_frame(value: Any) -> m.InitializeResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _INITIALIZE_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.InitializeResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                result=decode_initialize_result(value["result"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            result = value["result"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.InitializeResponseFrame)
+                _set_initialize_response_frame_jsonrpc(built, jsonrpc)
+                _set_initialize_response_frame_id(built, id)
+                _set_initialize_response_frame_result(built, decode_initialize_result(result))
+                _set_initialize_response_frame_extra(built, {})
+                return built
     return decode_class(m.InitializeResponseFrame, value)
 
 
-_SESSION_PROMPT_REQUEST_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "method", "params"),
-)
+(
+    _set_session_prompt_request_frame_jsonrpc,
+    _set_session_prompt_request_frame_id,
+    _set_session_prompt_request_frame_method,
+    _set_session_prompt_request_frame_params,
+    _set_session_prompt_request_frame_extra,
+) = slot_setters(m.SessionPromptRequestFrame, "jsonrpc", "id", "method", "params", "extra")
 
 
 def decode_session_prompt_request_frame(value: Any) -> m.SessionPromptRequestFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_PROMPT_REQUEST_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionPromptRequestFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                method=value["method"],
-                params=decode_session_prompt_params(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.SessionPromptRequestFrame)
+                _set_session_prompt_request_frame_jsonrpc(built, jsonrpc)
+                _set_session_prompt_request_frame_id(built, id)
+                _set_session_prompt_request_frame_method(built, method)
+                _set_session_prompt_request_frame_params(
+                    built, decode_session_prompt_params(params)
+                )
+                _set_session_prompt_request_frame_extra(built, {})
+                return built
     return decode_class(m.SessionPromptRequestFrame, value)
 
 
-_SESSION_PROMPT_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "result"),
-)
+(
+    _set_session_prompt_response_frame_jsonrpc,
+    _set_session_prompt_response_frame_id,
+    _set_session_prompt_response_frame_result,
+    _set_session_prompt_response_frame_extra,
+) = slot_setters(m.SessionPromptResponseFrame, "jsonrpc", "id", "result", "extra")
 
 
 def decode_session_prompt_response_frame(value: Any) -> m.SessionPromptResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_PROMPT_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionPromptResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                result=decode_session_prompt_result(value["result"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            result = value["result"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SessionPromptResponseFrame)
+                _set_session_prompt_response_frame_jsonrpc(built, jsonrpc)
+                _set_session_prompt_response_frame_id(built, id)
+                _set_session_prompt_response_frame_result(
+                    built, decode_session_prompt_result(result)
+                )
+                _set_session_prompt_response_frame_extra(built, {})
+                return built
     return decode_class(m.SessionPromptResponseFrame, value)
 
 
-_SESSION_INTERRUPT_REQUEST_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "method", "params"),
-)
+(
+    _set_session_interrupt_request_frame_jsonrpc,
+    _set_session_interrupt_request_frame_id,
+    _set_session_interrupt_request_frame_method,
+    _set_session_interrupt_request_frame_params,
+    _set_session_interrupt_request_frame_extra,
+) = slot_setters(m.SessionInterruptRequestFrame, "jsonrpc", "id", "method", "params", "extra")
 
 
 def decode_session_interrupt_request_frame(value: Any) -> m.SessionInterruptRequestFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_INTERRUPT_REQUEST_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionInterruptRequestFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                method=value["method"],
-                params=decode_session_interrupt_params(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.SessionInterruptRequestFrame)
+                _set_session_interrupt_request_frame_jsonrpc(built, jsonrpc)
+                _set_session_interrupt_request_frame_id(built, id)
+                _set_session_interrupt_request_frame_method(built, method)
+                _set_session_interrupt_request_frame_params(
+                    built, decode_session_interrupt_params(params)
+                )
+                _set_session_interrupt_request_frame_extra(built, {})
+                return built
     return decode_class(m.SessionInterruptRequestFrame, value)
 
 
-_SESSION_INTERRUPT_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "result"),
-)
+(
+    _set_session_interrupt_response_frame_jsonrpc,
+    _set_session_interrupt_response_frame_id,
+    _set_session_interrupt_response_frame_result,
+    _set_session_interrupt_response_frame_extra,
+) = slot_setters(m.SessionInterruptResponseFrame, "jsonrpc", "id", "result", "extra")
 
 
 def decode_session_interrupt_response_frame(value: Any) -> m.SessionInterruptResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_INTERRUPT_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionInterruptResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                result=decode_session_interrupt_result(value["result"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            result = value["result"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SessionInterruptResponseFrame)
+                _set_session_interrupt_response_frame_jsonrpc(built, jsonrpc)
+                _set_session_interrupt_response_frame_id(built, id)
+                _set_session_interrupt_response_frame_result(
+                    built, decode_session_interrupt_result(result)
+                )
+                _set_session_interrupt_response_frame_extra(built, {})
+                return built
     return decode_class(m.SessionInterruptResponseFrame, value)
 
 
-_SESSION_CLOSE_REQUEST_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "method", "params"),
-)
+(
+    _set_session_close_request_frame_jsonrpc,
+    _set_session_close_request_frame_id,
+    _set_session_close_request_frame_method,
+    _set_session_close_request_frame_params,
+    _set_session_close_request_frame_extra,
+) = slot_setters(m.SessionCloseRequestFrame, "jsonrpc", "id", "method", "params", "extra")
 
 
 def decode_session_close_request_frame(value: Any) -> m.SessionCloseRequestFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_CLOSE_REQUEST_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionCloseRequestFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                method=value["method"],
-                params=decode_session_close_params(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 4:
+                built = _new(m.SessionCloseRequestFrame)
+                _set_session_close_request_frame_jsonrpc(built, jsonrpc)
+                _set_session_close_request_frame_id(built, id)
+                _set_session_close_request_frame_method(built, method)
+                _set_session_close_request_frame_params(built, decode_session_close_params(params))
+                _set_session_close_request_frame_extra(built, {})
+                return built
     return decode_class(m.SessionCloseRequestFrame, value)
 
 
-_SESSION_CLOSE_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "result"),
-)
+(
+    _set_session_close_response_frame_jsonrpc,
+    _set_session_close_response_frame_id,
+    _set_session_close_response_frame_result,
+    _set_session_close_response_frame_extra,
+) = slot_setters(m.SessionCloseResponseFrame, "jsonrpc", "id", "result", "extra")
 
 
 def decode_session_close_response_frame(value: Any) -> m.SessionCloseResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_CLOSE_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionCloseResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                result=decode_session_close_result(value["result"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            result = value["result"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SessionCloseResponseFrame)
+                _set_session_close_response_frame_jsonrpc(built, jsonrpc)
+                _set_session_close_response_frame_id(built, id)
+                _set_session_close_response_frame_result(built, decode_session_close_result(result))
+                _set_session_close_response_frame_extra(built, {})
+                return built
     return decode_class(m.SessionCloseResponseFrame, value)
 
 
-_SHUTDOWN_REQUEST_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "id", "method", "params"),
-)
+(
+    _set_shutdown_request_frame_jsonrpc,
+    _set_shutdown_request_frame_id,
+    _set_shutdown_request_frame_method,
+    _set_shutdown_request_frame_params,
+    _set_shutdown_request_frame_extra,
+) = slot_setters(m.ShutdownRequestFrame, "jsonrpc", "id", "method", "params", "extra")
 
 
 def decode_shutdown_request_frame(value: Any) -> m.ShutdownRequestFrame:
-    if (
-        isinstance(value, dict)
-        and value.keys() <= _SHUTDOWN_REQUEST_FRAME_MEMBERS
-        and value.get("params", ABSENT) is not None
-    ):
+    if isinstance(value, dict):
         try:
-            return m.ShutdownRequestFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                method=value["method"],
-                params=value.get("params"),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            method = value["method"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            params = value.get("params", ABSENT)
+            known = 3 + (params is not ABSENT)
+            if len(value) == known and params is not None:
+                built = _new(m.ShutdownRequestFrame)
+                _set_shutdown_request_frame_jsonrpc(built, jsonrpc)
+                _set_shutdown_request_frame_id(built, id)
+                _set_shutdown_request_frame_method(built, method)
+                _set_shutdown_request_frame_params(built, None if params is ABSENT else params)
+                _set_shutdown_request_frame_extra(built, {})
+                return built
     return decode_class(m.ShutdownRequestFrame, value)
 
 
-_SHUTDOWN_RESPONSE_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(("jsonrpc", "id", "result"))
+(
+    _set_shutdown_response_frame_jsonrpc,
+    _set_shutdown_response_frame_id,
+    _set_shutdown_response_frame_result,
+    _set_shutdown_response_frame_extra,
+) = slot_setters(m.ShutdownResponseFrame, "jsonrpc", "id", "result", "extra")
 
 
 def decode_shutdown_response_frame(value: Any) -> m.ShutdownResponseFrame:
-    if isinstance(value, dict) and value.keys() <= _SHUTDOWN_RESPONSE_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.ShutdownResponseFrame(
-                jsonrpc=value["jsonrpc"],
-                id=value["id"],
-                result=decode_shutdown_result(value["result"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            id = value["id"]
+            result = value["result"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.ShutdownResponseFrame)
+                _set_shutdown_response_frame_jsonrpc(built, jsonrpc)
+                _set_shutdown_response_frame_id(built, id)
+                _set_shutdown_response_frame_result(built, decode_shutdown_result(result))
+                _set_shutdown_response_frame_extra(built, {})
+                return built
     return decode_class(m.ShutdownResponseFrame, value)
 
 
-_SESSION_EVENT_NOTIFICATION_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "method", "params"),
-)
+(
+    _set_session_event_notification_frame_jsonrpc,
+    _set_session_event_notification_frame_method,
+    _set_session_event_notification_frame_params,
+    _set_session_event_notification_frame_extra,
+) = slot_setters(m.SessionEventNotificationFrame, "jsonrpc", "method", "params", "extra")
 
 
 def decode_session_event_notification_frame(value: Any) -> m.SessionEventNotificationFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_EVENT_NOTIFICATION_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionEventNotificationFrame(
-                jsonrpc=value["jsonrpc"],
-                method=value["method"],
-                params=decode_session_event_notification(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SessionEventNotificationFrame)
+                _set_session_event_notification_frame_jsonrpc(built, jsonrpc)
+                _set_session_event_notification_frame_method(built, method)
+                _set_session_event_notification_frame_params(
+                    built, decode_session_event_notification(params)
+                )
+                _set_session_event_notification_frame_extra(built, {})
+                return built
     return decode_class(m.SessionEventNotificationFrame, value)
 
 
-_SESSION_STATUS_NOTIFICATION_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "method", "params"),
-)
+(
+    _set_session_status_notification_frame_jsonrpc,
+    _set_session_status_notification_frame_method,
+    _set_session_status_notification_frame_params,
+    _set_session_status_notification_frame_extra,
+) = slot_setters(m.SessionStatusNotificationFrame, "jsonrpc", "method", "params", "extra")
 
 
 def decode_session_status_notification_frame(value: Any) -> m.SessionStatusNotificationFrame:
-    if isinstance(value, dict) and value.keys() <= _SESSION_STATUS_NOTIFICATION_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SessionStatusNotificationFrame(
-                jsonrpc=value["jsonrpc"],
-                method=value["method"],
-                params=decode_session_status_notification(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SessionStatusNotificationFrame)
+                _set_session_status_notification_frame_jsonrpc(built, jsonrpc)
+                _set_session_status_notification_frame_method(built, method)
+                _set_session_status_notification_frame_params(
+                    built, decode_session_status_notification(params)
+                )
+                _set_session_status_notification_frame_extra(built, {})
+                return built
     return decode_class(m.SessionStatusNotificationFrame, value)
 
 
-_SUBAGENT_STARTED_NOTIFICATION_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "method", "params"),
-)
+(
+    _set_subagent_started_notification_frame_jsonrpc,
+    _set_subagent_started_notification_frame_method,
+    _set_subagent_started_notification_frame_params,
+    _set_subagent_started_notification_frame_extra,
+) = slot_setters(m.SubagentStartedNotificationFrame, "jsonrpc", "method", "params", "extra")
 
 
 def decode_subagent_started_notification_frame(value: Any) -> m.SubagentStartedNotificationFrame:
-    if isinstance(value, dict) and value.keys() <= _SUBAGENT_STARTED_NOTIFICATION_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SubagentStartedNotificationFrame(
-                jsonrpc=value["jsonrpc"],
-                method=value["method"],
-                params=decode_subagent_started_notification(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SubagentStartedNotificationFrame)
+                _set_subagent_started_notification_frame_jsonrpc(built, jsonrpc)
+                _set_subagent_started_notification_frame_method(built, method)
+                _set_subagent_started_notification_frame_params(
+                    built, decode_subagent_started_notification(params)
+                )
+                _set_subagent_started_notification_frame_extra(built, {})
+                return built
     return decode_class(m.SubagentStartedNotificationFrame, value)
 
 
-_SUBAGENT_FINISHED_NOTIFICATION_FRAME_MEMBERS: Final[frozenset[str]] = frozenset(
-    ("jsonrpc", "method", "params"),
-)
+(
+    _set_subagent_finished_notification_frame_jsonrpc,
+    _set_subagent_finished_notification_frame_method,
+    _set_subagent_finished_notification_frame_params,
+    _set_subagent_finished_notification_frame_extra,
+) = slot_setters(m.SubagentFinishedNotificationFrame, "jsonrpc", "method", "params", "extra")
 
 
 def decode_subagent_finished_notification_frame(value: Any) -> m.SubagentFinishedNotificationFrame:
-    if isinstance(value, dict) and value.keys() <= _SUBAGENT_FINISHED_NOTIFICATION_FRAME_MEMBERS:
+    if isinstance(value, dict):
         try:
-            return m.SubagentFinishedNotificationFrame(
-                jsonrpc=value["jsonrpc"],
-                method=value["method"],
-                params=decode_subagent_finished_notification(value["params"]),
-            )
+            jsonrpc = value["jsonrpc"]
+            method = value["method"]
+            params = value["params"]
         except KeyError:
             pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 3:
+                built = _new(m.SubagentFinishedNotificationFrame)
+                _set_subagent_finished_notification_frame_jsonrpc(built, jsonrpc)
+                _set_subagent_finished_notification_frame_method(built, method)
+                _set_subagent_finished_notification_frame_params(
+                    built, decode_subagent_finished_notification(params)
+                )
+                _set_subagent_finished_notification_frame_extra(built, {})
+                return built
     return decode_class(m.SubagentFinishedNotificationFrame, value)
 
 
