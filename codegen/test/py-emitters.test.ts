@@ -454,6 +454,39 @@ const SEMANTIC_CASES: [string, object, unknown[]][] = [
       { a: 'ok', '01': 'w', 4294967295: 'v', 7: 1 },
     ],
   ],
+  [
+    // Compiled to one table look-up on the tag (tableDispatch), not one test a link.
+    'if/then/else chain on one tag',
+    {
+      if: { properties: { kind: { const: 'a' } }, required: ['kind'] },
+      then: { type: 'object', required: ['x'] },
+      else: {
+        if: { properties: { kind: { const: 'b' } }, required: ['kind'] },
+        then: { properties: { y: { type: 'integer' } } },
+        else: { properties: { kind: { enum: ['a', 'b'] } } },
+      },
+    },
+    [
+      5,
+      'x',
+      [1],
+      {},
+      { kind: 'a' },
+      { kind: 'a', x: 1 },
+      { kind: 'b', y: 'no' },
+      { kind: 'c' },
+      { kind: ['a'] },
+      { kind: { a: 1 } },
+      { kind: 1 },
+      { kind: null },
+    ],
+  ],
+  [
+    // A scalar definition by $ref is compiled in place (the 'type list' case, index 2).
+    'scalar leaf by $ref',
+    { type: 'object', properties: { n: { $ref: '#/definitions/Case2' } } },
+    [{ n: 1 }, { n: null }, { n: 'x' }, { n: 3 }, { n: 1.5 }, {}],
+  ],
 ];
 
 describe('compiled Python validators agree with ajv beyond the protocol', () => {
@@ -471,7 +504,8 @@ describe('compiled Python validators agree with ajv beyond the protocol', () => 
       compiler.parts.use('run');
       const f = new GeneratedFile('cases.py', 'test', 'py');
       importValidatorParts(f, compiler.parts);
-      for (const source of [...compiler.parts.constants, ...checks, ...compiler.parts.helpers]) {
+      const { constants, helpers, tables } = compiler.parts;
+      for (const source of [...constants, ...checks, ...helpers, ...tables]) {
         f.raw(source);
         f.blank(2);
       }
@@ -491,7 +525,7 @@ describe('compiled Python validators agree with ajv beyond the protocol', () => 
       });
       const python = JSON.parse(output) as [string, string][][];
       inputs.forEach(([i, value], n) => {
-        const validate = ajv.compile(SEMANTIC_CASES[i]?.[1] ?? {});
+        const validate = ajv.compile({ definitions, ...SEMANTIC_CASES[i]?.[1] });
         validate(value);
         const expected = new Set(
           // ordered: a Set keeps the first of duplicates, as `run` does

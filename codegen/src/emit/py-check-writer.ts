@@ -66,6 +66,8 @@ export abstract class PyCheckWriter {
 
   /** if/then/else; an `else` that is only another if/then/else prints as `elif` (dispatch chains). */
   protected ifThenElse(node: SchemaNode, s: Scope): string[] {
+    const dispatch = s.mode === 'collect' ? tagDispatch(node) : null;
+    if (dispatch) return this.tableDispatch(dispatch, s);
     const lines: string[] = [];
     const inner = { ...s, indent: `${s.indent}    ` };
     let current: SchemaNode | null = node;
@@ -91,6 +93,37 @@ export abstract class PyCheckWriter {
       current = null;
     }
     return lines;
+  }
+
+  /**
+   * A discriminated union's chain (\`if\` the tag is X \`then\` X's check, else the next) as one table
+   * look-up instead of one test a variant. Same verdicts: a value that is not an object meets the
+   * first \`if\` (\`properties\` and \`required\` hold for it), and a tag that is missing, not a string or
+   * not in the table meets no \`if\`, so the last \`else\` checks it.
+   */
+  private tableDispatch(chain: TagDispatch, s: Scope): string[] {
+    const inner = { ...s, indent: `${s.indent}    ` };
+    const checks = chain.links.map(([tag, then], i) => {
+      const check = this.hoist(then, `${chain.at[i]}/then`);
+      return [tag, check] as const;
+    });
+    const table = this.parts.checkTable(checks);
+    const tag = this.fresh('x');
+    const check = this.fresh('x');
+    const otherwise =
+      chain.otherwise === undefined
+        ? []
+        : this.node(chain.otherwise, { ...inner, indent: `${inner.indent}    `, at: chain.elseAt });
+    return [
+      `${s.indent}if not isinstance(${s.value}, dict):`,
+      ...this.call(checks[0]?.[1] ?? '', inner),
+      `${s.indent}else:`,
+      `${inner.indent}${tag} = ${s.value}.get(${pyStr(chain.discriminator)})`,
+      `${inner.indent}${check} = ${table}.get(${tag}) if isinstance(${tag}, str) else None`,
+      `${inner.indent}if ${check} is not None:`,
+      ...this.call(check, { ...inner, indent: `${inner.indent}    ` }),
+      ...(otherwise.length > 0 ? [`${inner.indent}else:`, ...otherwise] : []),
+    ];
   }
 
   /** A module-level `(v) -> bool` that is true when `schema` holds; identical ones are shared. */
@@ -158,4 +191,64 @@ export abstract class PyCheckWriter {
 
   /** The statements checking `schema` in scope `s` (the keyword compiler). */
   protected abstract node(schema: unknown, s: Scope): string[];
+}
+
+/** An if/then/else chain that only dispatches on one member's string value. */
+interface TagDispatch {
+  readonly discriminator: string;
+  /** Each tag with the schema its \`then\` applies, in chain order. */
+  readonly links: readonly (readonly [string, unknown])[];
+  /** Where each link's \`if\` node sits, for error messages. */
+  readonly at: readonly string[];
+  readonly otherwise: unknown;
+  readonly elseAt: string;
+}
+
+/**
+ * The chain starting at \`node\` when every \`if\` is exactly \`{properties: {D: {const: "tag"}},
+ * required: [D]}\` with one D and distinct tags (schema/validation.ts writes these for discriminated
+ * unions); null otherwise, as when a variant also requires members to be told apart.
+ */
+function tagDispatch(node: SchemaNode): TagDispatch | null {
+  const links: [string, unknown][] = [];
+  const at: string[] = [];
+  let discriminator: string | null = null;
+  let current: unknown = node;
+  let path = '';
+  while (true) {
+    const link = current as SchemaNode;
+    const tested = tagTest(link['if']);
+    if (!tested || (discriminator !== null && tested.discriminator !== discriminator)) return null;
+    if (links.some(([tag]) => tag === tested.tag)) return null;
+    discriminator = tested.discriminator;
+    links.push([tested.tag, link['then'] ?? {}]);
+    at.push(path);
+    const otherwise: unknown = link['else'];
+    if (
+      isPlainObject(otherwise) &&
+      'if' in otherwise &&
+      Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k))
+    ) {
+      current = otherwise;
+      path = `${path}/else`;
+      continue;
+    }
+    if (links.length < 2 || discriminator === null) return null;
+    return { discriminator, links, at, otherwise, elseAt: `${path}/else` };
+  }
+}
+
+function tagTest(schema: unknown): { discriminator: string; tag: string } | null {
+  if (!isPlainObject(schema)) return null;
+  const keys = Object.keys(schema).sort();
+  if (keys.join() !== 'properties,required') return null;
+  const { properties, required } = schema;
+  if (!isPlainObject(properties) || !Array.isArray(required) || required.length !== 1) return null;
+  const [discriminator] = required;
+  const names = Object.keys(properties);
+  if (typeof discriminator !== 'string' || names.length !== 1 || names[0] !== discriminator)
+    return null;
+  const test = properties[discriminator];
+  if (!isPlainObject(test) || Object.keys(test).join() !== 'const') return null;
+  return typeof test['const'] === 'string' ? { discriminator, tag: test['const'] } : null;
 }

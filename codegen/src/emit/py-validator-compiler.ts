@@ -78,8 +78,7 @@ export class PyValidatorCompiler extends PyCheckWriter {
   /** Keywords of every type, in ajv's order: $ref, const, enum, not, anyOf, allOf, if/then/else. */
   protected untyped(node: SchemaNode, s: Scope): string[] {
     const lines: string[] = [];
-    if (typeof node['$ref'] === 'string')
-      lines.push(...this.call(this.refCheck(node['$ref'], s.at), s));
+    if (typeof node['$ref'] === 'string') lines.push(...this.ref(node['$ref'], s));
     lines.push(...this.values(node, s));
     if ('not' in node) {
       const check = this.hoist(node['not'], `${s.at}/not`);
@@ -91,6 +90,18 @@ export class PyValidatorCompiler extends PyCheckWriter {
     allOf.forEach((sub, i) => lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` })));
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
     return lines;
+  }
+
+  /**
+   * A `$ref`: a call of the definition's check, or its statements in place when it is a scalar
+   * leaf (`Count`, `SessionId`): the same violations in the same order, without a call and a
+   * pointer string built for a value that passes.
+   */
+  protected ref(ref: string, s: Scope): string[] {
+    const check = this.refCheck(ref, s.at);
+    const target = this.definitions[ref.slice(REF_PREFIX.length)];
+    if (!isScalarLeaf(target)) return this.call(check, s);
+    return this.node(target, { ...s, at: ref });
   }
 
   /** const and enum: they apply to values of every type. */
@@ -351,4 +362,16 @@ export class PyValidatorCompiler extends PyCheckWriter {
     if (!('minimum' in resolved) || !('maximum' in resolved)) return undefined;
     return { minimum: num(resolved['minimum']), maximum: num(resolved['maximum']) };
   }
+}
+
+/** Keywords that only test the value itself (no subschema): a definition made of them is inlined. */
+const LEAF_KEYWORDS = new Set(
+  'type const enum minLength pattern contentEncoding minimum maximum'.split(' '),
+);
+
+function isScalarLeaf(schema: unknown): boolean {
+  return (
+    isPlainObject(schema) &&
+    Object.keys(schema).every((k) => LEAF_KEYWORDS.has(k) || IGNORED.has(k))
+  );
 }

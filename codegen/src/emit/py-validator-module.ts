@@ -84,6 +84,7 @@ export function isPlainObject(value: unknown): value is SchemaNode {
  */
 export type RuntimeName =
   | 'ABSENT'
+  | 'Check'
   | 'Out'
   | 'Validator'
   | 'all_numbers_within'
@@ -107,6 +108,8 @@ export function runtimeModule(name: RuntimeName): string {
 export class ModuleParts {
   readonly helpers: string[] = [];
   readonly constants: string[] = [];
+  /** Tag → check tables, printed after the functions they name. */
+  readonly tables: string[] = [];
   /** Standard-library modules the compiled code needs besides `typing` (`re`). */
   readonly modules = new Set<string>();
   /** The names the compiled code takes from the runtime, so it imports only those. */
@@ -129,6 +132,22 @@ export class ModuleParts {
     this.helperNames.set(key, name);
     const head = layoutPy(pyCallExpr(`def ${name}`, params), 0, '', ` ${returns}:`);
     this.helpers.push([head, ...body].join('\n'));
+    return name;
+  }
+
+  /**
+   * A `{tag: check}` table; printed after the check functions it names (`tables`), shared when
+   * identical.
+   */
+  checkTable(entries: readonly (readonly [string, string])[]): string {
+    const key = `_CHECKS|${entries.map(([tag, check]) => `${tag}=${check}`).join('|')}`;
+    const known = this.helperNames.get(key);
+    if (known) return known;
+    const name = `_CHECKS_BY_TAG_${this.tables.length}`;
+    this.helperNames.set(key, name);
+    const rows = entries.map(([tag, check]) => `    ${pyStr(tag)}: ${check},`);
+    this.tables.push([`${name}: Final[dict[str, Check]] = {`, ...rows, '}'].join('\n'));
+    this.use('Check');
     return name;
   }
 

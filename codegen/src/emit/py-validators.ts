@@ -64,7 +64,8 @@ export function emitValidators(
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
-  for (const source of [...checks, noParams, frame, ...compiler.parts.helpers]) {
+  const parts = compiler.parts;
+  for (const source of [...checks, noParams, frame, ...parts.helpers, ...parts.tables]) {
     f.blank(2);
     f.raw(source);
   }

@@ -10,6 +10,7 @@ from typing import Any, Final
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.validation_runtime import (
+    Check,
     Out,
     Validator,
     all_numbers_within,
@@ -227,7 +228,13 @@ def _check_initialize_params(v: Any, p: str, out: Out) -> None:
                     out.append((p + "/maxTokens", "must be >= 1"))
         x13 = v.get("protocolVersion", ABSENT)
         if x13 is not ABSENT:
-            _check_protocol_version(x13, p + "/protocolVersion", out)
+            if not is_integer(x13):
+                out.append((p + "/protocolVersion", "must be integer"))
+            if is_number(x13):
+                if x13 > 9007199254740991 or x13 != x13:
+                    out.append((p + "/protocolVersion", "must be <= 9007199254740991"))
+                if x13 < 1 or x13 != x13:
+                    out.append((p + "/protocolVersion", "must be >= 1"))
     else:
         out.append((p, "must be object"))
 
@@ -259,7 +266,13 @@ def _check_initialize_result(v: Any, p: str, out: Out) -> None:
             _check_server_info(x8, p + "/serverInfo", out)
         x9 = v.get("protocolVersion", ABSENT)
         if x9 is not ABSENT:
-            _check_protocol_version(x9, p + "/protocolVersion", out)
+            if not is_integer(x9):
+                out.append((p + "/protocolVersion", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/protocolVersion", "must be <= 9007199254740991"))
+                if x9 < 1 or x9 != x9:
+                    out.append((p + "/protocolVersion", "must be >= 1"))
         x10 = v.get("capabilities", ABSENT)
         if x10 is not ABSENT:
             _check_server_capabilities(x10, p + "/capabilities", out)
@@ -293,7 +306,10 @@ def _check_server_info(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("name", ABSENT)
         if x8 is not ABSENT:
-            _check_server_name(x8, p + "/name", out)
+            if not isinstance(x8, str):
+                out.append((p + "/name", "must be string"))
+            if x8 != "deepseek-harness-sdk-runtime":
+                out.append((p + "/name", "must be equal to constant"))
         x9 = v.get("version", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -367,7 +383,11 @@ def _check_session_prompt_params(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/sessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/sessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/sessionId", "must be string"))
         x9 = v.get("contentBlocks", ABSENT)
         if x9 is not ABSENT:
             if isinstance(x9, list):
@@ -448,7 +468,10 @@ def _check_sdk_encoded_image_block(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/data", "must be string"))
         x10 = v.get("mimeType", ABSENT)
         if x10 is not ABSENT:
-            _check_image_mime_type(x10, p + "/mimeType", out)
+            if not isinstance(x10, str):
+                out.append((p + "/mimeType", "must be string"))
+            if not (isinstance(x10, str) and x10 in _STRINGS_8):
+                out.append((p + "/mimeType", "must be equal to one of the allowed values"))
         if "attachment" in v:
             out.append((p + "/attachment", "must not be present"))
     else:
@@ -486,7 +509,11 @@ def _check_session_prompt_result(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("messageId", ABSENT)
         if x8 is not ABSENT:
-            _check_message_id(x8, p + "/messageId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/messageId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/messageId", "must be string"))
     else:
         out.append((p, "must be object"))
 
@@ -515,7 +542,11 @@ def _check_session_interrupt_params(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/sessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/sessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/sessionId", "must be string"))
     else:
         out.append((p + "/sessionId", "must have required property 'sessionId'"))
         out.append((p, "must be object"))
@@ -581,7 +612,11 @@ def _check_session_close_params(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/sessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/sessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/sessionId", "must be string"))
     else:
         out.append((p + "/sessionId", "must have required property 'sessionId'"))
         out.append((p, "must be object"))
@@ -667,7 +702,11 @@ def _check_session_event_notification(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/sessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/sessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/sessionId", "must be string"))
         x9 = v.get("event", ABSENT)
         if x9 is not ABSENT:
             _check_session_event(x9, p + "/event", out)
@@ -701,10 +740,17 @@ def _check_session_status_notification(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("sessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/sessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/sessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/sessionId", "must be string"))
         x9 = v.get("status", ABSENT)
         if x9 is not ABSENT:
-            _check_session_status(x9, p + "/status", out)
+            if not isinstance(x9, str):
+                out.append((p + "/status", "must be string"))
+            if not (isinstance(x9, str) and x9 in _STRINGS_15):
+                out.append((p + "/status", "must be equal to one of the allowed values"))
     else:
         out.append((p, "must be object"))
 
@@ -742,10 +788,18 @@ def _check_subagent_started_notification(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("parentSessionId", ABSENT)
         if x8 is not ABSENT:
-            _check_session_id(x8, p + "/parentSessionId", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/parentSessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/parentSessionId", "must be string"))
         x9 = v.get("childSessionId", ABSENT)
         if x9 is not ABSENT:
-            _check_session_id(x9, p + "/childSessionId", out)
+            if isinstance(x9, str):
+                if len(x9) < 1:
+                    out.append((p + "/childSessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/childSessionId", "must be string"))
     else:
         out.append((p, "must be object"))
 
@@ -792,16 +846,28 @@ def _check_subagent_finished_notification(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/agentId", "must be string"))
         x10 = v.get("parentSessionId", ABSENT)
         if x10 is not ABSENT:
-            _check_session_id(x10, p + "/parentSessionId", out)
+            if isinstance(x10, str):
+                if len(x10) < 1:
+                    out.append((p + "/parentSessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/parentSessionId", "must be string"))
         x11 = v.get("childSessionId", ABSENT)
         if x11 is not ABSENT:
-            _check_session_id(x11, p + "/childSessionId", out)
+            if isinstance(x11, str):
+                if len(x11) < 1:
+                    out.append((p + "/childSessionId", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/childSessionId", "must be string"))
         x12 = v.get("status", ABSENT)
         if x12 is not ABSENT:
-            _check_sdk_run_status(x12, p + "/status", out)
+            if not isinstance(x12, str):
+                out.append((p + "/status", "must be string"))
+            if not (isinstance(x12, str) and x12 in _STRINGS_18):
+                out.append((p + "/status", "must be equal to one of the allowed values"))
         x13 = v.get("stopReason", ABSENT)
         if x13 is not ABSENT:
-            _check_subagent_stop_reason(x13, p + "/stopReason", out)
+            if not isinstance(x13, str):
+                out.append((p + "/stopReason", "must be string"))
         x14 = v.get("lastAssistantMessage", ABSENT)
         if x14 is not ABSENT:
             if isinstance(x14, list):
@@ -867,34 +933,21 @@ def _check_epoch_millis(v: Any, p: str, out: Out) -> None:
 
 
 def _check_session_event(v: Any, p: str, out: Out) -> None:
-    if _matches_6(v):
+    if not isinstance(v, dict):
         _check_agent_inbox_spliced_event(v, p, out)
-    elif _matches_7(v):
-        _check_turn_start_event(v, p, out)
-    elif _matches_8(v):
-        _check_step_start_event(v, p, out)
-    elif _matches_9(v):
-        _check_step_end_event(v, p, out)
-    elif _matches_10(v):
-        _check_turn_end_event(v, p, out)
-    elif _matches_11(v):
-        _check_user_message_event(v, p, out)
-    elif _matches_12(v):
-        _check_assistant_chunk_event(v, p, out)
-    elif _matches_13(v):
-        _check_assistant_message_event(v, p, out)
-    elif _matches_14(v):
-        _check_tool_call_event(v, p, out)
-    elif _matches_15(v):
-        _check_tool_result_event(v, p, out)
     else:
-        _check_unknown_session_event(v, p, out)
+        x1 = v.get("type")
+        x2 = _CHECKS_BY_TAG_0.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            x2(v, p, out)
+        else:
+            _check_unknown_session_event(v, p, out)
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -936,10 +989,22 @@ def _check_agent_inbox_spliced_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_inbox_splice(x11, p + "/data", out)
@@ -975,13 +1040,28 @@ def _check_inbox_splice(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("target", ABSENT)
         if x8 is not ABSENT:
-            _check_inbox_target(x8, p + "/target", out)
+            if not isinstance(x8, str):
+                out.append((p + "/target", "must be string"))
+            if not (isinstance(x8, str) and x8 in _STRINGS_21):
+                out.append((p + "/target", "must be equal to one of the allowed values"))
         x9 = v.get("start", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/start", out)
+            if not is_integer(x9):
+                out.append((p + "/start", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/start", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/start", "must be >= 0"))
         x10 = v.get("removedCount", ABSENT)
         if x10 is not ABSENT:
-            _check_count(x10, p + "/removedCount", out)
+            if not is_integer(x10):
+                out.append((p + "/removedCount", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/removedCount", "must be <= 9007199254740991"))
+                if x10 < 0 or x10 != x10:
+                    out.append((p + "/removedCount", "must be >= 0"))
         x11 = v.get("inserted", ABSENT)
         if x11 is not ABSENT:
             if isinstance(x11, list):
@@ -1036,10 +1116,22 @@ def _check_turn_start_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_turn_ref(x11, p + "/data", out)
@@ -1071,7 +1163,13 @@ def _check_turn_ref(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
-            _check_count(x8, p + "/turn", out)
+            if not is_integer(x8):
+                out.append((p + "/turn", "must be integer"))
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    out.append((p + "/turn", "must be <= 9007199254740991"))
+                if x8 < 0 or x8 != x8:
+                    out.append((p + "/turn", "must be >= 0"))
     else:
         out.append((p, "must be object"))
 
@@ -1112,10 +1210,22 @@ def _check_step_start_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_step_ref(x11, p + "/data", out)
@@ -1159,10 +1269,22 @@ def _check_step_end_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_step_ref(x11, p + "/data", out)
@@ -1196,10 +1318,22 @@ def _check_step_ref(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
-            _check_count(x8, p + "/turn", out)
+            if not is_integer(x8):
+                out.append((p + "/turn", "must be integer"))
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    out.append((p + "/turn", "must be <= 9007199254740991"))
+                if x8 < 0 or x8 != x8:
+                    out.append((p + "/turn", "must be >= 0"))
         x9 = v.get("step", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/step", out)
+            if not is_integer(x9):
+                out.append((p + "/step", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/step", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/step", "must be >= 0"))
     else:
         out.append((p, "must be object"))
 
@@ -1240,10 +1374,22 @@ def _check_turn_end_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_turn_end(x11, p + "/data", out)
@@ -1277,7 +1423,13 @@ def _check_turn_end(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
-            _check_count(x8, p + "/turn", out)
+            if not is_integer(x8):
+                out.append((p + "/turn", "must be integer"))
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    out.append((p + "/turn", "must be <= 9007199254740991"))
+                if x8 < 0 or x8 != x8:
+                    out.append((p + "/turn", "must be >= 0"))
         x9 = v.get("reason", ABSENT)
         if x9 is not ABSENT:
             _check_turn_end_reason(x9, p + "/reason", out)
@@ -1309,7 +1461,8 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("kind", ABSENT)
         if x8 is not ABSENT:
-            _check_turn_end_kind(x8, p + "/kind", out)
+            if not isinstance(x8, str):
+                out.append((p + "/kind", "must be string"))
     else:
         out.append((p, "must be object"))
 
@@ -1355,10 +1508,22 @@ def _check_user_message_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_user_message(x11, p + "/data", out)
@@ -1396,7 +1561,11 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("id", ABSENT)
         if x8 is not ABSENT:
-            _check_message_id(x8, p + "/id", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/id", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/id", "must be string"))
         x9 = v.get("role", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -1441,7 +1610,8 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("kind", ABSENT)
         if x8 is not ABSENT:
-            _check_message_source_kind(x8, p + "/kind", out)
+            if not isinstance(x8, str):
+                out.append((p + "/kind", "must be string"))
     else:
         out.append((p, "must be object"))
 
@@ -1487,10 +1657,22 @@ def _check_assistant_chunk_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_assistant_chunk(x11, p + "/data", out)
@@ -1526,10 +1708,22 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
-            _check_count(x8, p + "/turn", out)
+            if not is_integer(x8):
+                out.append((p + "/turn", "must be integer"))
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    out.append((p + "/turn", "must be <= 9007199254740991"))
+                if x8 < 0 or x8 != x8:
+                    out.append((p + "/turn", "must be >= 0"))
         x9 = v.get("step", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/step", out)
+            if not is_integer(x9):
+                out.append((p + "/step", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/step", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/step", "must be >= 0"))
         x10 = v.get("delta", ABSENT)
         if x10 is not ABSENT:
             _check_content_block(x10, p + "/delta", out)
@@ -1573,10 +1767,22 @@ def _check_assistant_message_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_assistant_reply(x11, p + "/data", out)
@@ -1644,7 +1850,11 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("id", ABSENT)
         if x8 is not ABSENT:
-            _check_message_id(x8, p + "/id", out)
+            if isinstance(x8, str):
+                if len(x8) < 1:
+                    out.append((p + "/id", "must NOT have fewer than 1 characters"))
+            else:
+                out.append((p + "/id", "must be string"))
         x9 = v.get("role", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -1722,10 +1932,22 @@ def _check_tool_call_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_tool_call(x11, p + "/data", out)
@@ -1765,10 +1987,22 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("turn", ABSENT)
         if x8 is not ABSENT:
-            _check_count(x8, p + "/turn", out)
+            if not is_integer(x8):
+                out.append((p + "/turn", "must be integer"))
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    out.append((p + "/turn", "must be <= 9007199254740991"))
+                if x8 < 0 or x8 != x8:
+                    out.append((p + "/turn", "must be >= 0"))
         x9 = v.get("step", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/step", out)
+            if not is_integer(x9):
+                out.append((p + "/step", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/step", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/step", "must be >= 0"))
         x10 = v.get("id", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -1821,10 +2055,22 @@ def _check_tool_result_event(v: Any, p: str, out: Out) -> None:
                 out.append((p + "/type", "must be equal to constant"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             _check_tool_result(x11, p + "/data", out)
@@ -1909,14 +2155,26 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
         if x8 is not ABSENT:
             if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if passes(_check_16, x8):
+            if passes(_check_7, x8):
                 out.append((p + "/type", "must NOT be valid"))
         x9 = v.get("seq", ABSENT)
         if x9 is not ABSENT:
-            _check_count(x9, p + "/seq", out)
+            if not is_integer(x9):
+                out.append((p + "/seq", "must be integer"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/seq", "must be <= 9007199254740991"))
+                if x9 < 0 or x9 != x9:
+                    out.append((p + "/seq", "must be >= 0"))
         x10 = v.get("time", ABSENT)
         if x10 is not ABSENT:
-            _check_epoch_millis(x10, p + "/time", out)
+            if not is_integer(x10):
+                out.append((p + "/time", "must be integer"))
+            if is_number(x10):
+                if x10 > 9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be <= 9007199254740991"))
+                if x10 < -9007199254740991 or x10 != x10:
+                    out.append((p + "/time", "must be >= -9007199254740991"))
         x11 = v.get("data", ABSENT)
         if x11 is not ABSENT:
             if isinstance(x11, dict):
@@ -1950,24 +2208,21 @@ def _check_unknown_session_event(v: Any, p: str, out: Out) -> None:
 
 
 def _check_content_block(v: Any, p: str, out: Out) -> None:
-    if _matches_1(v):
+    if not isinstance(v, dict):
         _check_text_block(v, p, out)
-    elif _matches_2(v):
-        _check_reasoning_block(v, p, out)
-    elif _matches_3(v):
-        _check_image_block(v, p, out)
-    elif _matches_4(v):
-        _check_tool_call_block(v, p, out)
-    elif _matches_5(v):
-        _check_tool_result_block(v, p, out)
     else:
-        _check_unknown_content_block(v, p, out)
+        x1 = v.get("type")
+        x2 = _CHECKS_BY_TAG_1.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            x2(v, p, out)
+        else:
+            _check_unknown_content_block(v, p, out)
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if not isinstance(x1, str):
+        x3 = v.get("type", ABSENT)
+        if x3 is not ABSENT:
+            if not isinstance(x3, str):
                 out.append((p + "/type", "must be string"))
     else:
         out.append((p, "must be object"))
@@ -2254,7 +2509,7 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
         if x8 is not ABSENT:
             if not isinstance(x8, str):
                 out.append((p + "/type", "must be string"))
-            if passes(_check_17, x8):
+            if passes(_check_9, x8):
                 out.append((p + "/type", "must NOT be valid"))
     else:
         out.append((p, "must be object"))
@@ -2398,10 +2653,19 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("error", ABSENT)
         if x10 is not ABSENT:
             _check_response_error(x10, p + "/error", out)
@@ -2439,10 +2703,19 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("method", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -2484,10 +2757,19 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("result", ABSENT)
         if x10 is not ABSENT:
             _check_initialize_result(x10, p + "/result", out)
@@ -2525,10 +2807,19 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("method", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -2570,10 +2861,19 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("result", ABSENT)
         if x10 is not ABSENT:
             _check_session_prompt_result(x10, p + "/result", out)
@@ -2611,10 +2911,19 @@ def _check_session_interrupt_request_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("method", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -2656,10 +2965,19 @@ def _check_session_interrupt_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("result", ABSENT)
         if x10 is not ABSENT:
             _check_session_interrupt_result(x10, p + "/result", out)
@@ -2697,10 +3015,19 @@ def _check_session_close_request_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("method", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -2742,10 +3069,19 @@ def _check_session_close_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("result", ABSENT)
         if x10 is not ABSENT:
             _check_session_close_result(x10, p + "/result", out)
@@ -2781,10 +3117,19 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("method", ABSENT)
         if x10 is not ABSENT:
             if not isinstance(x10, str):
@@ -2851,10 +3196,19 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("id", ABSENT)
         if x9 is not ABSENT:
-            _check_request_id(x9, p + "/id", out)
+            if not (isinstance(x9, str) or is_number(x9)):
+                out.append((p + "/id", "must be string,number"))
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be <= 9007199254740991"))
+                if x9 < -9007199254740991 or x9 != x9:
+                    out.append((p + "/id", "must be >= -9007199254740991"))
         x10 = v.get("result", ABSENT)
         if x10 is not ABSENT:
             _check_shutdown_result(x10, p + "/result", out)
@@ -2890,7 +3244,10 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("method", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -2932,7 +3289,10 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("method", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -2974,7 +3334,10 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("method", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -3016,7 +3379,10 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
                             _check_open_value(x6, member_pointer(q7, k5), out)
         x8 = v.get("jsonrpc", ABSENT)
         if x8 is not ABSENT:
-            _check_json_rpc_version(x8, p + "/jsonrpc", out)
+            if not isinstance(x8, str):
+                out.append((p + "/jsonrpc", "must be string"))
+            if x8 != "2.0":
+                out.append((p + "/jsonrpc", "must be equal to constant"))
         x9 = v.get("method", ABSENT)
         if x9 is not ABSENT:
             if not isinstance(x9, str):
@@ -3178,124 +3544,37 @@ def _matches_5(v: Any) -> bool:
     return True
 
 
-def _matches_6(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "agent/inbox/spliced":
-                return False
-    return True
-
-
-def _matches_7(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "turn/start":
-                return False
-    return True
-
-
-def _matches_8(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "step/start":
-                return False
-    return True
-
-
-def _matches_9(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "step/end":
-                return False
-    return True
-
-
-def _matches_10(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "turn/end":
-                return False
-    return True
-
-
-def _matches_11(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "user/message":
-                return False
-    return True
-
-
-def _matches_12(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "assistant/chunk":
-                return False
-    return True
-
-
-def _matches_13(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "assistant/message":
-                return False
-    return True
-
-
-def _matches_14(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool/call":
-                return False
-    return True
-
-
-def _matches_15(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "type" not in v:
-            return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "tool/result":
-                return False
-    return True
-
-
-def _check_16(v: Any, p: str, out: Out) -> None:
+def _check_7(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_32):
         out.append((p, "must be equal to one of the allowed values"))
 
 
-def _check_17(v: Any, p: str, out: Out) -> None:
+def _check_9(v: Any, p: str, out: Out) -> None:
     if not (isinstance(v, str) and v in _STRINGS_39):
         out.append((p, "must be equal to one of the allowed values"))
+
+
+_CHECKS_BY_TAG_0: Final[dict[str, Check]] = {
+    "agent/inbox/spliced": _check_agent_inbox_spliced_event,
+    "turn/start": _check_turn_start_event,
+    "step/start": _check_step_start_event,
+    "step/end": _check_step_end_event,
+    "turn/end": _check_turn_end_event,
+    "user/message": _check_user_message_event,
+    "assistant/chunk": _check_assistant_chunk_event,
+    "assistant/message": _check_assistant_message_event,
+    "tool/call": _check_tool_call_event,
+    "tool/result": _check_tool_result_event,
+}
+
+
+_CHECKS_BY_TAG_1: Final[dict[str, Check]] = {
+    "text": _check_text_block,
+    "reasoning": _check_reasoning_block,
+    "image": _check_image_block,
+    "tool-call": _check_tool_call_block,
+    "tool-result": _check_tool_result_block,
+}
 
 
 PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {
