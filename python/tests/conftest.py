@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
 
+from dsh_sdk import jsonlib
 from dsh_sdk.client import HarnessClient
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, TS_BUILT, RuntimeConnection
+from transport_support import capturing_loop_errors
 
 
 @pytest.fixture(autouse=True)
@@ -69,3 +71,20 @@ async def clients() -> AsyncIterator[Clients]:
     for client in started.started:
         with contextlib.suppress(Exception):
             await client.shutdown(timeout=1.0)
+
+
+@pytest.fixture
+async def no_loop_errors() -> AsyncIterator[None]:
+    """Fails the test on what the event loop would only log (a task's exception never retrieved,
+    a callback's error). Modules opt in with `pytest.mark.usefixtures("no_loop_errors")`."""
+    async with capturing_loop_errors() as errors:
+        yield
+    assert errors == []
+
+
+@pytest.fixture(params=jsonlib.available_backends())
+def json_backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs a test with each JSON backend the interpreter has (orjson when installed, json)."""
+    previous = jsonlib.set_backend(request.param)
+    yield request.param
+    jsonlib.set_backend(previous)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,21 +25,10 @@ from dsh_sdk.nesting import (
     read_top_level,
     scan,
 )
-from transport_support import MemoryPeer, capturing_loop_errors, settle
+from transport_support import MemoryPeer, settle
 
-
-@pytest.fixture(autouse=True)
-async def no_loop_errors() -> AsyncIterator[None]:
-    async with capturing_loop_errors() as errors:
-        yield
-    assert errors == []
-
-
-@pytest.fixture(params=jsonlib.available_backends(), autouse=True)
-def json_backend(request: pytest.FixtureRequest) -> Any:
-    previous = jsonlib.set_backend(request.param)
-    yield request.param
-    jsonlib.set_backend(previous)
+# Every test fails on an error the event loop would only log; each runs on each JSON backend.
+pytestmark = pytest.mark.usefixtures("no_loop_errors", "json_backend")
 
 
 def params_of_depth(depth: int) -> Any:

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from dsh_sdk.errors import TransportClosedError
 from dsh_sdk.line_writer import LineWriter
-from transport_support import MemoryOutput, capturing_loop_errors, settle
+from transport_support import MemoryOutput, settle
 
-
-@pytest.fixture(autouse=True)
-async def no_loop_errors() -> AsyncIterator[None]:
-    async with capturing_loop_errors() as errors:
-        yield
-    assert errors == []
+# Every test fails on an error the event loop would only log.
+pytestmark = pytest.mark.usefixtures("no_loop_errors")
 
 
 class UnknownOutput:

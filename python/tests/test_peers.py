@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -30,7 +29,10 @@ from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError
 from dsh_sdk.inbound_handlers import RequestContext
 from dsh_sdk.peer_support import PeerTransport, ProtocolError, invalid_params_error
 from dsh_sdk.transport import JsonRpcLineTransport
-from transport_support import MemoryPeer, capturing_loop_errors, eventually, settle
+from transport_support import MemoryPeer, eventually, settle
+
+# Every test fails on an error the event loop would only log.
+pytestmark = pytest.mark.usefixtures("no_loop_errors")
 
 ROUTE = {"cwd": "/w", "provider": "echo", "model": "echo-1"}
 ROUTE_PARAMS = InitializeParams(cwd="/w", provider="echo", model="echo-1")
@@ -40,13 +42,6 @@ STATUS = {
     "method": "session.status",
     "params": {"sessionId": "s", "status": "idle"},
 }
-
-
-@pytest.fixture(autouse=True)
-async def no_loop_errors() -> AsyncIterator[None]:
-    async with capturing_loop_errors() as errors:
-        yield
-    assert errors == []
 
 
 def started(**options: Any) -> MemoryPeer:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
@@ -19,24 +17,12 @@ from dsh_sdk.transport import JsonRpcLineTransport
 from transport_support import (
     LIVE_TRANSPORTS,
     MemoryPeer,
-    capturing_loop_errors,
     eventually,
     settle,
 )
 
-
-@pytest.fixture(autouse=True)
-async def no_loop_errors() -> AsyncIterator[None]:
-    async with capturing_loop_errors() as errors:
-        yield
-    assert errors == []
-
-
-@pytest.fixture(params=jsonlib.available_backends(), autouse=True)
-def json_backend(request: pytest.FixtureRequest) -> Any:
-    previous = jsonlib.set_backend(request.param)
-    yield request.param
-    jsonlib.set_backend(previous)
+# Every test fails on an error the event loop would only log; each runs on each JSON backend.
+pytestmark = pytest.mark.usefixtures("no_loop_errors", "json_backend")
 
 
 async def started_peer(**options: Any) -> MemoryPeer:

@@ -153,13 +153,6 @@ async def test_a_burst_of_100000_notifications_arrives_complete_and_in_order() -
     assert diagnostics == []
 
 
-@pytest.fixture(params=jsonlib.available_backends())
-def json_backend(request: pytest.FixtureRequest) -> Any:
-    previous = jsonlib.set_backend(request.param)
-    yield request.param
-    jsonlib.set_backend(previous)
-
-
 async def test_a_20_mib_inline_image_passes_with_the_default_frame_limit(json_backend: str) -> None:
     child = await spawn("big_frame", str(15 * 1024 * 1024))
     transport, diagnostics = connect(child)

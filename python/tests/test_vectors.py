@@ -6,7 +6,6 @@ file to open."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ from dsh_sdk import jsonlib
 from dsh_sdk._gen import models
 from dsh_sdk._gen.validators import validate_protocol_frame
 from dsh_sdk.codec import decode, encode
-from transport_support import capturing_loop_errors
 from vectors.cases import (
     FrameLine,
     IdlMethod,
@@ -47,6 +45,9 @@ from vectors.frames import (
 from vectors.framing import chunkings, mentioned_methods, run_read_case, write_lines
 from vectors.schema import frame_problems, member_of, member_violations
 
+# Every test fails on an error the event loop would only log.
+pytestmark = pytest.mark.usefixtures("no_loop_errors")
+
 KNOWN_FAILURES: dict[str, str] = {}
 """Cases the current code fails, by `<case id> [<aspect>]`, each with the bug it shows. The vector
 is the spec: the entry goes when the bug is fixed (`strict=True` then reports the fix, so the list
@@ -61,21 +62,6 @@ def cases(folder: str, aspect: str) -> list[Any]:
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
         params.append(pytest.param(case, id=case.id, marks=marks))
     return params
-
-
-@pytest.fixture(autouse=True)
-async def no_loop_errors() -> AsyncIterator[None]:
-    async with capturing_loop_errors() as errors:
-        yield
-    assert errors == []
-
-
-@pytest.fixture(params=jsonlib.available_backends())
-def json_backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Runs a test with each JSON backend the interpreter has (orjson when installed, json)."""
-    previous = jsonlib.set_backend(request.param)
-    yield request.param
-    jsonlib.set_backend(previous)
 
 
 # --- framing/read --------------------------------------------------------------------------
