@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docsEmitter } from '../src/emit/docs.js';
 import { pyBindingsEmitter } from '../src/emit/py-bindings.js';
+import { pyConvertersEmitter } from '../src/emit/py-converters.js';
 import { pyModelsEmitter } from '../src/emit/py-models.js';
 import { pyPeersEmitter } from '../src/emit/py-peers.js';
 import { pyValidatorsEmitter } from '../src/emit/py-validators.js';
@@ -69,10 +70,12 @@ describe('Python carries them in docstrings, and a deprecated method warns its c
     cpSync(join(pythonDir, 'src/dsh_sdk'), join(root, 'dsh_sdk'), { recursive: true });
     // The package root re-exports the protocol's own names; the fixture has others.
     writeFileSync(join(root, 'dsh_sdk/__init__.py'), '');
+    // Every generated module from the fixture: the decoders look up the model classes on import.
     for (const emitter of [
       pyModelsEmitter,
       pyBindingsEmitter,
       pyValidatorsEmitter,
+      pyConvertersEmitter,
       pyPeersEmitter,
     ]) {
       for (const file of await emitter.emit({ model, bundle })) {
