@@ -80,6 +80,9 @@ def test_generated_decoders_agree_with_the_tables_on_every_vector_object(name: s
     assert decoded_some > 0
 
 
+MESSAGE = {"id": "m-1", "role": "assistant", "content": [{"type": "text", "text": "hi"}]}
+
+
 def test_decoded_objects_are_the_frozen_dataclasses_init_would_build() -> None:
     """The generated decoders build instances without `__init__`: the result must still be the
     frozen dataclass `__init__` builds, every field set, and `extra` an object of its own."""
@@ -103,9 +106,6 @@ def test_decoded_objects_are_the_frozen_dataclasses_init_would_build() -> None:
     # Each instance has its own `extra`, as `field(default_factory=dict)` gives it.
     again = codec.decode(m.AssistantMessageEvent, value)
     assert decoded.extra == {} and decoded.extra is not again.extra
-
-
-MESSAGE = {"id": "m-1", "role": "assistant", "content": [{"type": "text", "text": "hi"}]}
 
 
 @pytest.mark.parametrize(

@@ -79,11 +79,7 @@ export abstract class PyCheckWriter {
         'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
       lines.push(...(then.length > 0 ? then : [`${inner.indent}pass`]));
       const otherwise: unknown = current['else'];
-      if (
-        isPlainObject(otherwise) &&
-        'if' in otherwise &&
-        Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k))
-      ) {
+      if (isChainLink(otherwise)) {
         [current, at, keyword] = [otherwise, `${at}/else`, 'elif'];
         continue;
       }
@@ -96,17 +92,17 @@ export abstract class PyCheckWriter {
   }
 
   /**
-   * A discriminated union's chain (\`if\` the tag is X \`then\` X's check, else the next) as one table
+   * A discriminated union's chain (`if` the tag is X `then` X's check, else the next) as one table
    * look-up instead of one test a variant. Same verdicts: a value that is not an object meets the
-   * first \`if\` (\`properties\` and \`required\` hold for it), and a tag that is missing, not a string or
-   * not in the table meets no \`if\`, so the last \`else\` checks it.
+   * first `if` (`properties` and `required` hold for it), and a tag that is missing, not a string or
+   * not in the table meets no `if`, so the last `else` checks it.
    */
   private tableDispatch(chain: TagDispatch, s: Scope): string[] {
     const inner = { ...s, indent: `${s.indent}    ` };
-    const checks = chain.links.map(([tag, then], i) => {
-      const check = this.hoist(then, `${chain.at[i]}/then`);
-      return [tag, check] as const;
-    });
+    const checks = chain.links.map(
+      ([tag, then], i) => [tag, this.hoist(then, `${chain.at[i]}/then`)] as const,
+    );
+    const [[, first]] = checks as [readonly [string, string]];
     const table = this.parts.checkTable(checks);
     const tag = this.fresh('x');
     const check = this.fresh('x');
@@ -116,7 +112,7 @@ export abstract class PyCheckWriter {
         : this.node(chain.otherwise, { ...inner, indent: `${inner.indent}    `, at: chain.elseAt });
     return [
       `${s.indent}if not isinstance(${s.value}, dict):`,
-      ...this.call(checks[0]?.[1] ?? '', inner),
+      ...this.call(first, inner),
       `${s.indent}else:`,
       `${inner.indent}${tag} = ${s.value}.get(${pyStr(chain.discriminator)})`,
       `${inner.indent}${check} = ${table}.get(${tag}) if isinstance(${tag}, str) else None`,
@@ -196,44 +192,40 @@ export abstract class PyCheckWriter {
 /** An if/then/else chain that only dispatches on one member's string value. */
 interface TagDispatch {
   readonly discriminator: string;
-  /** Each tag with the schema its \`then\` applies, in chain order. */
+  /** Each tag with the schema its `then` applies, in chain order. */
   readonly links: readonly (readonly [string, unknown])[];
-  /** Where each link's \`if\` node sits, for error messages. */
+  /** Where each link's `if` node sits, for error messages. */
   readonly at: readonly string[];
   readonly otherwise: unknown;
   readonly elseAt: string;
 }
 
 /**
- * The chain starting at \`node\` when every \`if\` is exactly \`{properties: {D: {const: "tag"}},
- * required: [D]}\` with one D and distinct tags (schema/validation.ts writes these for discriminated
+ * The chain starting at `node` when every `if` is exactly `{properties: {D: {const: "tag"}},
+ * required: [D]}` with one D and distinct tags (schema/validation.ts writes these for discriminated
  * unions); null otherwise, as when a variant also requires members to be told apart.
  */
 function tagDispatch(node: SchemaNode): TagDispatch | null {
   const links: [string, unknown][] = [];
   const at: string[] = [];
-  let discriminator: string | null = null;
-  let current: unknown = node;
+  let discriminator = '';
+  let current: SchemaNode = node;
   let path = '';
   while (true) {
-    const link = current as SchemaNode;
+    const link = current;
     const tested = tagTest(link['if']);
-    if (!tested || (discriminator !== null && tested.discriminator !== discriminator)) return null;
+    if (!tested || (links.length > 0 && tested.discriminator !== discriminator)) return null;
     if (links.some(([tag]) => tag === tested.tag)) return null;
     discriminator = tested.discriminator;
     links.push([tested.tag, link['then'] ?? {}]);
     at.push(path);
     const otherwise: unknown = link['else'];
-    if (
-      isPlainObject(otherwise) &&
-      'if' in otherwise &&
-      Object.keys(otherwise).every((k) => ['if', 'then', 'else'].includes(k))
-    ) {
+    if (isChainLink(otherwise)) {
       current = otherwise;
       path = `${path}/else`;
       continue;
     }
-    if (links.length < 2 || discriminator === null) return null;
+    if (links.length < 2) return null;
     return { discriminator, links, at, otherwise, elseAt: `${path}/else` };
   }
 }
@@ -251,4 +243,13 @@ function tagTest(schema: unknown): { discriminator: string; tag: string } | null
   const test = properties[discriminator];
   if (!isPlainObject(test) || Object.keys(test).join() !== 'const') return null;
   return typeof test['const'] === 'string' ? { discriminator, tag: test['const'] } : null;
+}
+
+/** An `else` that is only another if/then/else: the next link of a dispatch chain. */
+function isChainLink(node: unknown): node is SchemaNode {
+  return (
+    isPlainObject(node) &&
+    'if' in node &&
+    Object.keys(node).every((k) => ['if', 'then', 'else'].includes(k))
+  );
 }
