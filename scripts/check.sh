@@ -1,32 +1,62 @@
 #!/usr/bin/env bash
-# Everything CI runs, in CI's order: set-up, the fresh-user check, drift check, lint, TypeScript
-# tests (the consumer tests of the packed packages among them), Python tests on the default and
-# the oldest and newest interpreters, then a clean-tree check. The README's test command.
+# Everything CI runs (.ci/run calls it; the README's test command). Set-up once, as a new user
+# would run it (a PATH of the system folders plus node and python: nothing a developer installed
+# by hand), then set-up again, which must install nothing; then four independent jobs at once,
+# each logging to its own file and printed whole when it ends:
+#   protocol  generate:check and breaking (the IDL, the generated files, the released versions)
+#   lint      prettier, tsc, ruff, mypy --strict
+#   ts        the TypeScript tests (turbo; the consumer and browser tests among them)
+#   py        the Python tests on the default interpreter, then a subset on the oldest and newest
+# and last, a check that nothing changed the tree. JOBS="ts py" runs only those jobs.
 set -euo pipefail
 source "$(dirname "$0")/lib/tools.sh"
 cd "$repo_root"
-step() { printf '\n=== %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n=== %s (at %d s)\n' "$*" "$((SECONDS - started))"; }
 
-step "set-up"
-bash scripts/setup.sh
+step "set-up, as a new user"
+as_new_user bash scripts/setup.sh
 
-step "fresh user (set-up and generate:check with an empty HOME and a bare PATH)"
-bash scripts/test-fresh-user.sh
+step "set-up again: installs nothing"
+again=$(mktemp)
+as_new_user bash scripts/setup.sh >"$again" 2>&1 || { cat "$again" >&2; exit 1; }
+if grep -E '^setup: (installing|creating|pinning)' "$again" >&2; then
+  echo "check: the second set-up installed something again" >&2
+  exit 1
+fi
+rm -f "$again"
 
-step "generate:check (generated files match protocol.idl.json)"
-pnpm -s generate:check
+job_protocol() { pnpm -s generate:check && pnpm -s breaking; }
+job_lint() { pnpm -s lint; }
+# Set-up built every package from the committed generated files, and the protocol job proves
+# them current, so the tests run without turbo's generate and build steps in front.
+job_ts() { pnpm -s test -- --only; }
+job_py() { PYTHON_VERSIONS="${PYTHON_VERSIONS-3.10 3.13}" bash scripts/test-py.sh; }
 
-step "breaking (the IDL breaks no released protocol version)"
-pnpm -s breaking
+logs=$(mktemp -d "${TMPDIR:-/tmp}/dsh-sdk-check.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+declare -A job_of_pid=()
+for job in ${JOBS:-protocol lint ts py}; do
+  ("job_$job" >"$logs/$job.log" 2>&1) &
+  job_of_pid[$!]=$job
+done
+step "jobs started: ${job_of_pid[*]}"
 
-step "lint"
-pnpm -s lint
-
-step "test (TypeScript)"
-pnpm -s test
-
-step "test:py (Python)"
-PYTHON_VERSIONS="${PYTHON_VERSIONS-3.10 3.13}" pnpm -s test:py
+failed=()
+while [ ${#job_of_pid[@]} -gt 0 ]; do
+  status=0
+  wait -n -p pid "${!job_of_pid[@]}" || status=$?
+  job=${job_of_pid[$pid]}
+  unset "job_of_pid[$pid]"
+  if [ "$status" = 0 ]; then verdict="passed"; else verdict="FAILED (exit $status)"; fi
+  step "job $job $verdict"
+  cat "$logs/$job.log"
+  [ "$status" = 0 ] || failed+=("$job")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "check: failed jobs: ${failed[*]} (after $((SECONDS - started)) s)" >&2
+  exit 1
+fi
 
 step "clean tree"
 if [ -n "$(git status --porcelain)" ]; then
@@ -35,4 +65,4 @@ if [ -n "$(git status --porcelain)" ]; then
   git --no-pager diff >&2
   exit 1
 fi
-echo "check: all green"
+echo "check: all green in $((SECONDS - started)) s"

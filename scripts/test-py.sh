@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
-# Runs the Python tests in the project's venv; PYTHON_VERSIONS="3.10 3.12" also runs them under
-# those interpreters (each gets its own venv under python/.venv-<version>).
+# Runs the Python tests in the project's venv. PYTHON_VERSIONS="3.10 3.13" then runs a
+# representative subset under those interpreters too (each gets its own venv under
+# python/.venv-<version>): what differs between interpreters (json and orjson, dataclasses,
+# asyncio, the typing of the generated code) without repeating every process-driving test.
+# PYTHON_SUBSET=all runs the whole suite there as well. Extra arguments go to every pytest run.
 set -euo pipefail
 source "$(dirname "$0")/lib/tools.sh"
 cd "$repo_root/python"
+subset=(
+  tests/test_vectors.py tests/test_vectors_coverage.py tests/test_models.py
+  tests/test_converters.py tests/test_codec.py tests/test_jsonlib.py tests/test_validators.py
+  tests/test_validation_runtime.py tests/test_classify.py tests/test_line_reader.py
+  tests/test_line_writer.py tests/test_line_bytes.py tests/test_limits.py tests/test_transport.py
+  tests/test_peers.py tests/test_client_run.py tests/test_client_version2.py
+  tests/test_runtime_interrupt.py tests/test_sync_client.py
+)
+# Arguments (files, -k ...) choose the tests themselves.
+if [ "${PYTHON_SUBSET:-}" = all ] || [ $# -gt 0 ]; then subset=(); fi
+
 .venv/bin/python -m pytest -q "$@"
 for version in ${PYTHON_VERSIONS:-}; do
   interpreter=""
@@ -23,6 +37,6 @@ for version in ${PYTHON_VERSIONS:-}; do
   [ -x "$venv/bin/python" ] || "$interpreter" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
-  echo "test:py: Python $version"
-  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
+  echo "test:py: Python $version${subset:+ (the subset)}"
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" "${subset[@]}"
 done

@@ -1,4 +1,4 @@
-// The frames the benchmarks decode: sizes as in the issue (small ~120 B, medium ~1.2 KB, 8/16 MiB).
+// The frames the benchmarks decode: sizes of the targets (small ~120 B, medium ~1.2 KB, 8/16 MiB).
 
 export const CHUNK_BYTES = 64 * 1024;
 

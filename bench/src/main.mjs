@@ -17,7 +17,7 @@ const rounds = quick ? 3 : 7;
 const targets = new Targets();
 const FLOOR = 'floor: Buffer split + JSON.parse';
 
-/** The targets for a decode scenario, as [row, least ratio to the floor]. */
+/** The targets for a decode scenario, as [row, least ratio to the floor]. */
 const DECODE_TARGETS = {
   small: [
     ['dsh-sdk transport + peer, validation off', 1.3],

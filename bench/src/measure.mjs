@@ -80,7 +80,7 @@ export function loadLine() {
 }
 
 /**
- * The issue's targets, checked against ratios of one run: the median ratio, and the min–max of the
+ * The targets, checked against ratios of one run: the median ratio, and the min–max of the
  * ratios of the rounds (each competitor of a round ran beside the others, so rounds pair up).
  */
 export class Targets {

@@ -29,6 +29,7 @@ import { pythonPattern } from '../src/emit/py-regex.js';
 import { PyValidatorCompiler } from '../src/emit/py-validator-compiler.js';
 import { GeneratedFile } from '../src/printer/generated-file.js';
 import type { OutputFile } from '../src/printer/generated-file.js';
+import { skipWithout, venvPython } from './helpers/python-tools.js';
 
 const Ajv = AjvModule.default;
 const ruff = new URL('../../python/.venv/bin/ruff', import.meta.url).pathname;
@@ -384,15 +385,7 @@ describe('py-models on the Python fixture', () => {
   }, 60_000);
 });
 
-const venvPython = new URL('../../python/.venv/bin/python', import.meta.url).pathname;
-const hasPython = (() => {
-  try {
-    execFileSync(venvPython, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const skipWithoutPython = skipWithout(venvPython);
 
 /** Schemas using keyword combinations the protocol does not use (yet), with values to try. */
 const SEMANTIC_CASES: [string, object, unknown[]][] = [
@@ -490,7 +483,7 @@ const SEMANTIC_CASES: [string, object, unknown[]][] = [
 ];
 
 describe('compiled Python validators agree with ajv beyond the protocol', () => {
-  it.skipIf(!hasPython)(
+  it.skipIf(skipWithoutPython)(
     'on keyword combinations the IDL does not use',
     async () => {
       const ajv = new Ajv({ allErrors: true, strict: false, unicode: false, logger: false });

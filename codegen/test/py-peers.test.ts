@@ -4,6 +4,7 @@ import { loadIdlFile } from '../src/idl/load.js';
 import type { Method, Model } from '../src/idl/model.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { emitPeers, pyPeersEmitter } from '../src/emit/py-peers.js';
+import { pythonDir, skipWithout, venvRuff } from './helpers/python-tools.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
 const bundle = buildSchemaBundle(model);
@@ -177,25 +178,14 @@ describe('py-peers on the minimal fixture', () => {
   });
 });
 
-const pythonDir = new URL('../../python/', import.meta.url).pathname;
-const ruff = `${pythonDir}.venv/bin/ruff`;
-const hasRuff = (() => {
-  try {
-    execFileSync(ruff, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe('py-peers output under ruff', () => {
-  it.skipIf(!hasRuff)(
+  it.skipIf(skipWithout(venvRuff))(
     'is formatted and lint-clean as ruff checks _gen/, without running ruff at generation',
     async () => {
       for (const input of [model, withReset()]) {
         const source = (await peersLines(input)).join('\n');
         const run = (args: string[]) =>
-          execFileSync(ruff, [...args, '--stdin-filename', 'src/dsh_sdk/_gen/peers.py', '-'], {
+          execFileSync(venvRuff, [...args, '--stdin-filename', 'src/dsh_sdk/_gen/peers.py', '-'], {
             cwd: pythonDir,
             input: source,
             encoding: 'utf8',

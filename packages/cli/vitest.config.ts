@@ -1,9 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { scaledTimeouts } from '../../vitest.shared.js';
 
 // The tests drive bin/dsh-sdk, the reference runtimes and Chromium as real processes.
 export default defineConfig({
-  test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
+  test: scaledTimeouts(60_000),
 });

@@ -1,9 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { scaledTimeouts } from '../../vitest.shared.js';
 
 // The tests drive the built runtime through real child processes: allow for process start-up.
 export default defineConfig({
-  test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
-  },
+  test: scaledTimeouts(20_000),
 });

@@ -13,7 +13,7 @@ Rows name what is measured:
 - typed peer: `HarnessSdkClientPeer` subscriptions, which decode the params into the generated
   dataclasses, with validation off or on.
 
-The targets (issue 13), all against the json floor: the transport with validation off ≥ 0.7x on
+The targets, all against the json floor: the transport with validation off ≥ 0.7x on
 small frames and ≥ 0.8x on medium ones with the json backend, ≥ 2x and ≥ 1.6x with orjson; typed
 peers on medium frames ≥ 0.9x (validate=False) and ≥ 0.7x (validate=True) with json, both ≥ 1.2x
 with orjson; a big frame decodes at ≥ 0.8x the floor's speed.

@@ -1,6 +1,7 @@
 # Sourced by every script: where set-up puts the tools it installs, and a PATH that finds them.
 # Everything lives inside the checkout (.tools/, python/.venv, node_modules), so no command
-# depends on the caller's HOME or PATH, and nothing is installed globally.
+# depends on the caller's HOME or PATH. The one exception is Chromium for the browser tests, a
+# system package that scripts/setup-chromium.sh installs with apt (root or sudo, once).
 # The layout is also known to codegen/src/emit/py-models.ts (where it finds datamodel-codegen).
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tools_dir="$repo_root/.tools"
@@ -12,3 +13,15 @@ export PIPX_HOME="$tools_dir/pipx"
 export PIPX_BIN_DIR="$tools_dir/pipx/bin"
 export PIPX_MAN_DIR="$tools_dir/pipx/man"
 export PATH="$tools_dir/bin:$PATH"
+
+# Runs a command as a brand-new user would: a PATH of the system folders plus node and python
+# only (no ~/.local/bin, no pipx, no pyenv shims, no global pnpm) and no pipx or venv settings.
+# The machine's own settings (HOME, certificates, locale, caches) stay.
+as_new_user() {
+  local node_bin python_bin
+  node_bin=$(dirname "$(command -v node)")
+  python_bin=$(dirname "$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)')")
+  env -u PIPX_HOME -u PIPX_BIN_DIR -u PIPX_MAN_DIR -u VIRTUAL_ENV \
+    PATH="$node_bin:$python_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    "$@"
+}
