@@ -33,7 +33,10 @@ export const tsTypesEmitter: Emitter = {
     // compile resolved the whole bundle again (quadratic in the number of types).
     const compileOne = (schema: object, name: string) =>
       compile(
-        { ...structuredClone(schema), definitions: reachableDefinitions(schema, definitions) },
+        {
+          ...structuredClone(schema),
+          definitions: reachableDefinitions(schema, definitions),
+        } as never,
         name,
         OPTIONS,
       );
