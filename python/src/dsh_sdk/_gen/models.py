@@ -690,7 +690,7 @@ class TurnEndReason(WireObject):
 
     kind: TurnEndKind
     reason: TurnAbortReason | None = None
-    """Why an `aborted` turn was stopped, nested as the original harness writes it: `{kind: "aborted", reason: {kind: "user"}}`. Runtimes of version 2 send it with every `aborted` (the reference runtimes always do) and with no other kind; clients built for the original reject an `aborted` without it. The schema keeps it optional: a member added in version 2 cannot be required (readers of version 2 still accept a version 1 runtime's bare `aborted`, and `pnpm breaking` reports a newly required member as breaking). Absent: the cause is not known. Since protocol version 2."""
+    """Why an `aborted` turn was stopped, nested as the original harness writes it: `{kind: "aborted", reason: {kind: "user"}}`. Runtimes of version 2 send it with every `aborted` (the reference runtimes always do) and with no other kind; clients built for the original reject an `aborted` without it. The schema keeps it optional, as every member added after version 1: a reader of version 2 still accepts a bare `aborted` (a version 1 runtime's), and requiring it would break peers of version 1. Absent: the cause is not known. Since protocol version 2."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
