@@ -49,8 +49,15 @@ def is_event(type_: str, session_id: str) -> Callable[[HarnessNotification], boo
     return test
 
 
-def kinds(events: list[SessionEvent]) -> list[str]:
-    return [e.data.reason.kind for e in events if isinstance(e, TurnEndEvent)]
+def reasons(events: list[SessionEvent]) -> list[object]:
+    """The `reason` of every `turn/end` as on the wire, whole: the nested reason of an `aborted`
+    one is compared too."""
+    return [encode(e.data.reason) for e in events if isinstance(e, TurnEndEvent)]
+
+
+ABORTED_BY_USER = {"kind": "aborted", "reason": {"kind": "user"}}
+ABORTED_DISPOSED = {"kind": "aborted", "reason": {"kind": "disposed"}}
+ABORTED_WITH_PARENT = {"kind": "aborted", "reason": {"kind": "parent"}}
 
 
 @pytest.mark.parametrize("runtime", RUNTIME_IDS)
@@ -75,7 +82,7 @@ async def test_an_interrupt_cuts_the_pause_before_a_chunk_short(
         "session.event turn/end",
         "session.status idle",
     ]
-    assert kinds(connection.events_of("s")) == ["aborted"]
+    assert reasons(connection.events_of("s")) == [ABORTED_BY_USER]
 
 
 @pytest.mark.parametrize("runtime", RUNTIME_IDS)
@@ -95,7 +102,22 @@ async def test_a_prompt_then_an_interrupt_at_once_still_gives_the_receipt(
     assert events[0].type == "agent/inbox/spliced"
     assert encode(events[0])["data"]["inserted"][0]["id"] == receipt.message_id
     assert "assistant/chunk" not in [e.type for e in events]
-    assert kinds(events) == ["aborted"]
+    assert reasons(events) == [ABORTED_BY_USER]
+
+
+@pytest.mark.parametrize("runtime", RUNTIME_IDS)
+async def test_interrupting_a_parent_stops_its_child_with_it(
+    runtimes: Runtimes, runtime: str
+) -> None:
+    connection = await runtimes.start(RUNTIME_COMMANDS[runtime], {CHUNK_DELAY: "200"})
+    await connection.peer.initialize(V2)
+    await connection.peer.session_prompt(prompt("p", "/delegate count to ten, slowly please"))
+    await connection.wait_for(is_event("assistant/chunk", "p/child1"))
+    answer = await connection.peer.session_interrupt(SessionInterruptParams(session_id="p"))
+    assert answer == SessionInterruptResult(found=True, was_running=True)
+    await connection.idle("p")
+    assert reasons(connection.events_of("p/child1")) == [ABORTED_WITH_PARENT]
+    assert reasons(connection.events_of("p")) == [ABORTED_BY_USER]
 
 
 @pytest.mark.parametrize("runtime", RUNTIME_IDS)
@@ -115,8 +137,9 @@ async def test_interrupting_a_child_session_stops_the_child_only(
         if isinstance(n.params, SubagentFinishedNotification)
     ]
     assert [(f.status, f.stop_reason) for f in finished] == [("error", "aborted")]
-    assert kinds(connection.events_of("p/child1")) == ["aborted"]
-    assert kinds(connection.events_of("p")) == ["completed"]
+    # Interrupted itself, not with its parent: `user`.
+    assert reasons(connection.events_of("p/child1")) == [ABORTED_BY_USER]
+    assert reasons(connection.events_of("p")) == [{"kind": "completed"}]
     results = [e for e in connection.events_of("p") if isinstance(e, ToolResultEvent)]
     assert [r.data.is_error for r in results] == [True]
 
@@ -132,8 +155,8 @@ async def test_closing_a_parent_disposes_its_child_sessions(
     closed = await connection.peer.session_close(SessionCloseParams(session_id="p"))
     assert closed == SessionCloseResult(found=True)
     # Answered once disposed: the closing frames came before the answer.
-    assert kinds(connection.events_of("p")) == ["aborted"]
-    assert kinds(connection.events_of("p/child1")) == ["aborted"]
+    assert reasons(connection.events_of("p")) == [ABORTED_DISPOSED]
+    assert reasons(connection.events_of("p/child1")) == [ABORTED_WITH_PARENT]
     child = SessionInterruptParams(session_id="p/child1")
     assert await connection.peer.session_interrupt(child) == SessionInterruptResult(
         found=False, was_running=False
@@ -152,7 +175,7 @@ async def test_a_close_right_after_prompts_drops_them(runtimes: Runtimes, runtim
     assert (first.message_id, second.message_id) == ("gone/m1", "gone/m2")
     assert closed == SessionCloseResult(found=True)
     events = connection.events_of("gone")
-    assert kinds(events) == ["aborted"]
+    assert reasons(events) == [ABORTED_DISPOSED]
     assert "gone/m2" not in str([encode(e) for e in events])
     assert connection.frames_of("gone")[-1] == "session.status idle"
 

@@ -113,7 +113,7 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
     return this.#inOrder(async () => {
       const session = this.#options.sessions.find(params.sessionId);
       if (!session) return { found: false, wasRunning: false };
-      return { found: true, wasRunning: session.interrupt() };
+      return { found: true, wasRunning: session.interrupt('user') };
     });
   }
 

@@ -1,4 +1,9 @@
-import type { SessionEvent, SessionStatus, UnknownSessionEvent } from '@dsh-sdk/protocol';
+import type {
+  SessionEvent,
+  SessionStatus,
+  TurnAbortKind,
+  UnknownSessionEvent,
+} from '@dsh-sdk/protocol';
 import type { Notifier } from './notifier.js';
 import { TurnControl } from './turn-control.js';
 
@@ -93,11 +98,14 @@ export class Session {
     if (this.#current === control) this.#current = undefined;
   }
 
-  /** Interrupts the turn in progress; false when there is none. The queue is left as it is. */
-  interrupt(): boolean {
+  /**
+   * Interrupts the turn in progress (`abortKind`: why, the nested reason of its `turn/end`);
+   * false when there is none. The queue is left as it is.
+   */
+  interrupt(abortKind: TurnAbortKind): boolean {
     const current = this.#current;
-    if (!current || current.isInterrupted) return current !== undefined;
-    current.interrupt();
+    if (!current) return false;
+    current.interrupt(abortKind);
     return true;
   }
 
@@ -132,7 +140,7 @@ export class Session {
   /** `session/close`: drops the queued turns, interrupts the running one, resolves once it ended. */
   close(): Promise<void> {
     const stopped = this.stopAcceptingTurns();
-    this.interrupt();
+    this.interrupt('disposed');
     return stopped;
   }
 

@@ -1,5 +1,5 @@
 // Running one turn of a session: the frames of docs/reference-runtime.md, "A prompt", in order.
-import type { AssistantMessage, InboxSplice, UserMessage } from '@dsh-sdk/protocol';
+import type { AssistantMessage, InboxSplice, TurnAbortKind, UserMessage } from '@dsh-sdk/protocol';
 import type { ModelPrompt, ModelReply, ModelRoute } from './adapters/model-adapter.js';
 import { runDelegation } from './delegation.js';
 import type { Notifier } from './notifier.js';
@@ -34,8 +34,9 @@ const STEP = 0;
  * then status `idle`. Resolves with the reply once every frame was handed to the output.
  *
  * Interrupted (`control`), it writes nothing more of its reply: an open step is closed, the turn
- * ends `aborted`, and `idle` follows only when no prompt is queued behind it. It then resolves
- * with the text streamed so far and the finish `aborted` (what a parent reports of its child).
+ * ends `aborted` with the interrupt's nested reason (`user`, `disposed` or `parent`), and `idle`
+ * follows only when no prompt is queued behind it. It then resolves with the text streamed so far
+ * and the finish `aborted` (what a parent reports of its child).
  */
 export async function runTurn(
   session: Session,
@@ -55,6 +56,7 @@ export async function runTurn(
   await session.emit('user/message', input.message);
   const streamed: string[] = [];
   let isStepOpen = false;
+  let abortKind: TurnAbortKind;
   try {
     control.throwIfInterrupted();
     await session.emit('step/start', { turn, step: STEP });
@@ -80,9 +82,13 @@ export async function runTurn(
     return reply;
   } catch (error) {
     if (!(error instanceof TurnInterruptedError)) throw error;
+    abortKind = error.abortKind;
   }
   if (isStepOpen) await session.emit('step/end', { turn, step: STEP });
-  await session.emit('turn/end', { turn, reason: { kind: 'aborted' } });
+  await session.emit('turn/end', {
+    turn,
+    reason: { kind: 'aborted', reason: { kind: abortKind } },
+  });
   if (!session.hasQueuedTurns) await session.setStatus('idle');
   session.detach(control);
   const text = streamed.join('');

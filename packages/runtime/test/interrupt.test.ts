@@ -2,7 +2,7 @@
 // exchange vectors cannot pin to exact frames (pauses cut short, children, wire order).
 import { spawnSync } from 'node:child_process';
 import { Method } from '@dsh-sdk/protocol';
-import type { SessionEvent } from '@dsh-sdk/protocol';
+import type { SessionEvent, TurnEnd } from '@dsh-sdk/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   LAUNCHER,
@@ -20,10 +20,12 @@ const isEvent = (type: string, sessionId: string) => (n: Recorded) =>
   n.method === Method.sessionEvent &&
   n.params.sessionId === sessionId &&
   n.params.event.type === type;
-const kinds = (events: readonly SessionEvent[]) =>
-  events.flatMap((e) =>
-    e.type === 'turn/end' ? [(e.data as { reason: { kind: string } }).reason.kind] : [],
-  );
+/** The `reason` of every `turn/end`, whole: the nested reason of an `aborted` one is compared too. */
+const reasons = (events: readonly SessionEvent[]) =>
+  events.flatMap((e) => (e.type === 'turn/end' ? [(e.data as TurnEnd).reason] : []));
+const ABORTED_BY_USER = { kind: 'aborted', reason: { kind: 'user' } };
+const ABORTED_DISPOSED = { kind: 'aborted', reason: { kind: 'disposed' } };
+const ABORTED_WITH_PARENT = { kind: 'aborted', reason: { kind: 'parent' } };
 
 describe('session/interrupt', () => {
   test('cuts a pause before a chunk short: the turn ends long before the next chunk was due', async () => {
@@ -48,7 +50,7 @@ describe('session/interrupt', () => {
       'session.event turn/end',
       'session.status idle',
     ]);
-    expect(kinds(runtime.eventsOf('s'))).toEqual(['aborted']);
+    expect(reasons(runtime.eventsOf('s'))).toEqual([ABORTED_BY_USER]);
   }, 20_000);
 
   test('a prompt then an interrupt at once: the receipt and the opening frames still come', async () => {
@@ -68,7 +70,25 @@ describe('session/interrupt', () => {
       data: { inserted: [{ id: receipt.messageId }] },
     });
     expect(events.map((e) => e.type)).not.toContain('assistant/chunk');
-    expect(kinds(events)).toEqual(['aborted']);
+    expect(reasons(events)).toEqual([ABORTED_BY_USER]);
+  }, 20_000);
+
+  test('interrupting a parent stops its child with it: `parent` for the child, `user` for the parent', async () => {
+    const runtime = await RuntimeConnection.initialized(V2, {
+      DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '200',
+    });
+    void runtime.peer.sessionPrompt({
+      sessionId: 'p',
+      contentBlocks: text('/delegate count to ten, slowly please'),
+    });
+    await runtime.waitFor(isEvent('assistant/chunk', 'p/child1'));
+    await expect(runtime.peer.sessionInterrupt({ sessionId: 'p' })).resolves.toEqual({
+      found: true,
+      wasRunning: true,
+    });
+    await runtime.idle('p');
+    expect(reasons(runtime.eventsOf('p/child1'))).toEqual([ABORTED_WITH_PARENT]);
+    expect(reasons(runtime.eventsOf('p'))).toEqual([ABORTED_BY_USER]);
   }, 20_000);
 
   test('interrupting a child session stops the child only; the parent goes on', async () => {
@@ -87,8 +107,9 @@ describe('session/interrupt', () => {
     await runtime.idle('p');
     const finished = runtime.notifications.find((n) => n.method === Method.subagentFinished);
     expect(finished?.params).toMatchObject({ status: 'error', stopReason: 'aborted' });
-    expect(kinds(runtime.eventsOf('p/child1'))).toEqual(['aborted']);
-    expect(kinds(runtime.eventsOf('p'))).toEqual(['completed']);
+    // Interrupted itself, not with its parent: `user`.
+    expect(reasons(runtime.eventsOf('p/child1'))).toEqual([ABORTED_BY_USER]);
+    expect(reasons(runtime.eventsOf('p'))).toEqual([{ kind: 'completed' }]);
     const result = runtime.eventsOf('p').find((e) => e.type === 'tool/result');
     expect(result?.data).toMatchObject({ isError: true });
   }, 20_000);
@@ -106,8 +127,8 @@ describe('session/close', () => {
     await runtime.waitFor(isEvent('assistant/chunk', 'p/child1'));
     await expect(runtime.peer.sessionClose({ sessionId: 'p' })).resolves.toEqual({ found: true });
     // Answered once disposed: the parent's closing frames came before the answer.
-    expect(kinds(runtime.eventsOf('p'))).toEqual(['aborted']);
-    expect(kinds(runtime.eventsOf('p/child1'))).toEqual(['aborted']);
+    expect(reasons(runtime.eventsOf('p'))).toEqual([ABORTED_DISPOSED]);
+    expect(reasons(runtime.eventsOf('p/child1'))).toEqual([ABORTED_WITH_PARENT]);
     await expect(runtime.peer.sessionInterrupt({ sessionId: 'p/child1' })).resolves.toEqual({
       found: false,
       wasRunning: false,
@@ -133,7 +154,7 @@ describe('session/close', () => {
       { found: true },
     ]);
     const events = runtime.eventsOf('gone');
-    expect(kinds(events)).toEqual(['aborted']);
+    expect(reasons(events)).toEqual([ABORTED_DISPOSED]);
     expect(JSON.stringify(events)).not.toContain('gone/m2');
     expect(describeFrames(runtime.notifications, 'gone').at(-1)).toBe('session.status idle');
   }, 20_000);

@@ -483,7 +483,24 @@ export interface TurnEnd {
  */
 export interface TurnEndReason {
   kind: TurnEndKind;
+  /**
+   * Why an `aborted` turn was stopped, nested as the original harness writes it: `{kind: "aborted", reason: {kind: "user"}}`. Runtimes of version 2 send it with every `aborted` (the reference runtimes always do) and with no other kind; clients built for the original reject an `aborted` without it. The schema keeps it optional, as every member added after version 1: a reader of version 2 still accepts a bare `aborted` (a version 1 runtime's), and requiring it would break peers of version 1. Absent: the cause is not known.
+   * @since 2
+   */
+  reason?: TurnAbortReason;
 }
+
+/**
+ * Why an `aborted` turn was stopped: the `reason` nested in its `turn/end` reason. Backends may add fields beside `kind`.
+ */
+export interface TurnAbortReason {
+  kind: TurnAbortKind;
+}
+
+/**
+ * What stopped an `aborted` turn. Open: backends add kinds, which pass through unchanged.
+ */
+export type TurnAbortKind = 'user' | 'disposed' | 'parent' | (string & {});
 
 /**
  * The kind of a turn ending. Open: backends add kinds, which pass through unchanged.

@@ -3,7 +3,7 @@
 
 /* eslint-disable */
 'use strict';
-export const validateInitializeParams = validate328;
+export const validateInitializeParams = validate333;
 const schema13 = {
   type: 'object',
   required: ['cwd', 'provider', 'model'],
@@ -159,7 +159,7 @@ function validate40(
   return errors === 0;
 }
 
-function validate328(
+function validate333(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -396,11 +396,11 @@ function validate328(
     }
     errors++;
   }
-  validate328.errors = vErrors;
+  validate333.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeResult = validate331;
+export const validateInitializeResult = validate336;
 const schema16 = {
   type: 'object',
   required: ['serverInfo'],
@@ -641,7 +641,7 @@ function validate56(
   return errors === 0;
 }
 
-function validate331(
+function validate336(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -732,11 +732,11 @@ function validate331(
     }
     errors++;
   }
-  validate331.errors = vErrors;
+  validate336.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptParams = validate336;
+export const validateSessionPromptParams = validate341;
 const schema21 = {
   type: 'object',
   required: ['sessionId', 'contentBlocks'],
@@ -3004,7 +3004,7 @@ function validate69(
   return errors === 0;
 }
 
-function validate336(
+function validate341(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3132,11 +3132,11 @@ function validate336(
     }
     errors++;
   }
-  validate336.errors = vErrors;
+  validate341.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionPromptResult = validate340;
+export const validateSessionPromptResult = validate345;
 const schema35 = {
   type: 'object',
   required: ['messageId'],
@@ -3186,7 +3186,7 @@ function validate112(
   return errors === 0;
 }
 
-function validate340(
+function validate345(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3251,11 +3251,11 @@ function validate340(
     }
     errors++;
   }
-  validate340.errors = vErrors;
+  validate345.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionInterruptParams = validate343;
+export const validateSessionInterruptParams = validate348;
 const schema38 = {
   type: 'object',
   required: ['sessionId'],
@@ -3264,7 +3264,7 @@ const schema38 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate343(
+function validate348(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3344,11 +3344,11 @@ function validate343(
     }
     errors++;
   }
-  validate343.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionInterruptResult = validate346;
+export const validateSessionInterruptResult = validate351;
 const schema40 = {
   type: 'object',
   required: ['found', 'wasRunning'],
@@ -3356,7 +3356,7 @@ const schema40 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate346(
+function validate351(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3457,11 +3457,11 @@ function validate346(
     }
     errors++;
   }
-  validate346.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionCloseParams = validate348;
+export const validateSessionCloseParams = validate353;
 const schema42 = {
   type: 'object',
   required: ['sessionId'],
@@ -3470,7 +3470,7 @@ const schema42 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate348(
+function validate353(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3550,11 +3550,11 @@ function validate348(
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate353.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionCloseResult = validate351;
+export const validateSessionCloseResult = validate356;
 const schema44 = {
   type: 'object',
   required: ['found'],
@@ -3562,7 +3562,7 @@ const schema44 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate351(
+function validate356(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3631,12 +3631,12 @@ function validate351(
     }
     errors++;
   }
-  validate351.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownParams = validate353;
-const schema97 = {
+export const validateShutdownParams = validate358;
+const schema99 = {
   $id: 'https://dsh-sdk.dev/protocol.validation.schema.json/no-params',
   type: ['object', 'null'],
   additionalProperties: {
@@ -3644,7 +3644,7 @@ const schema97 = {
   },
 };
 
-function validate354(
+function validate359(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3713,11 +3713,11 @@ function validate354(
       }
     }
   }
-  validate354.errors = vErrors;
+  validate359.errors = vErrors;
   return errors === 0;
 }
 
-function validate353(
+function validate358(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3729,7 +3729,7 @@ function validate353(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema97.type },
+      params: { type: schema99.type },
       message: 'must be object,null',
     };
     if (vErrors === null) {
@@ -3742,26 +3742,26 @@ function validate353(
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
       if (
-        !validate354(data[key0], {
+        !validate359(data[key0], {
           instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
           parentData: data,
           parentDataProperty: key0,
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+        vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
         errors = vErrors.length;
       }
     }
   }
-  validate353.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-export const validateShutdownResult = validate358;
+export const validateShutdownResult = validate363;
 const schema47 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate358(
+function validate363(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -3796,11 +3796,11 @@ function validate358(
     }
     errors++;
   }
-  validate358.errors = vErrors;
+  validate363.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionEventNotification = validate360;
+export const validateSessionEventNotification = validate365;
 const schema49 = {
   type: 'object',
   required: ['sessionId', 'event'],
@@ -5437,7 +5437,10 @@ const schema65 = {
 const schema66 = {
   type: 'object',
   required: ['kind'],
-  properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
+  properties: {
+    kind: { $ref: '#/definitions/TurnEndKind' },
+    reason: { allOf: [{ $ref: '#/definitions/TurnAbortReason' }] },
+  },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 const schema67 = { type: 'string' };
@@ -5467,7 +5470,40 @@ function validate229(
   return errors === 0;
 }
 
-function validate227(
+const schema68 = {
+  type: 'object',
+  required: ['kind'],
+  properties: { kind: { $ref: '#/definitions/TurnAbortKind' } },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+const schema69 = { type: 'string' };
+
+function validate233(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate233.errors = vErrors;
+  return errors === 0;
+}
+
+function validate231(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5506,6 +5542,75 @@ function validate227(
     }
     if (data.kind !== undefined) {
       if (
+        !validate233(data.kind, {
+          instancePath: instancePath + '/kind',
+          parentData: data,
+          parentDataProperty: 'kind',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate231.errors = vErrors;
+  return errors === 0;
+}
+
+function validate227(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.kind === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'kind' },
+        message: "must have required property '" + 'kind' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'kind' || key0 === 'reason')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data.kind !== undefined) {
+      if (
         !validate229(data.kind, {
           instancePath: instancePath + '/kind',
           parentData: data,
@@ -5514,6 +5619,19 @@ function validate227(
         })
       ) {
         vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.reason !== undefined) {
+      if (
+        !validate231(data.reason, {
+          instancePath: instancePath + '/reason',
+          parentData: data,
+          parentDataProperty: 'reason',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
         errors = vErrors.length;
       }
     }
@@ -5806,7 +5924,7 @@ function validate220(
   return errors === 0;
 }
 
-const schema68 = {
+const schema70 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -5818,7 +5936,7 @@ const schema68 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate234(
+function validate239(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -5987,11 +6105,11 @@ function validate234(
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
-const schema69 = {
+const schema71 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6002,7 +6120,7 @@ const schema69 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema70 = {
+const schema72 = {
   type: 'object',
   required: ['turn', 'step', 'delta'],
   properties: {
@@ -6013,7 +6131,7 @@ const schema70 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate244(
+function validate249(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6134,11 +6252,11 @@ function validate244(
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
 
-function validate240(
+function validate245(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6281,14 +6399,14 @@ function validate240(
     }
     if (data.data !== undefined) {
       if (
-        !validate244(data.data, {
+        !validate249(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+        vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
         errors = vErrors.length;
       }
     }
@@ -6307,11 +6425,11 @@ function validate240(
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate245.errors = vErrors;
   return errors === 0;
 }
 
-const schema71 = {
+const schema73 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6322,7 +6440,7 @@ const schema71 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema72 = {
+const schema74 = {
   type: 'object',
   required: ['message'],
   properties: {
@@ -6331,7 +6449,7 @@ const schema72 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema73 = {
+const schema75 = {
   type: 'object',
   required: ['id', 'role', 'content'],
   properties: {
@@ -6342,7 +6460,7 @@ const schema73 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate257(
+function validate262(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6503,13 +6621,13 @@ function validate257(
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
 
-const schema74 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
+const schema76 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate262(
+function validate267(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6544,11 +6662,11 @@ function validate262(
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate267.errors = vErrors;
   return errors === 0;
 }
 
-function validate255(
+function validate260(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6587,27 +6705,27 @@ function validate255(
     }
     if (data.message !== undefined) {
       if (
-        !validate257(data.message, {
+        !validate262(data.message, {
           instancePath: instancePath + '/message',
           parentData: data,
           parentDataProperty: 'message',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+        vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
         errors = vErrors.length;
       }
     }
     if (data.usage !== undefined) {
       if (
-        !validate262(data.usage, {
+        !validate267(data.usage, {
           instancePath: instancePath + '/usage',
           parentData: data,
           parentDataProperty: 'usage',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+        vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
         errors = vErrors.length;
       }
     }
@@ -6626,11 +6744,11 @@ function validate255(
     }
     errors++;
   }
-  validate255.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
 
-function validate251(
+function validate256(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -6773,14 +6891,14 @@ function validate251(
     }
     if (data.data !== undefined) {
       if (
-        !validate255(data.data, {
+        !validate260(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+        vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
         errors = vErrors.length;
       }
     }
@@ -6799,11 +6917,11 @@ function validate251(
     }
     errors++;
   }
-  validate251.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
-const schema75 = {
+const schema77 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -6814,7 +6932,7 @@ const schema75 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema76 = {
+const schema78 = {
   type: 'object',
   required: ['turn', 'step', 'id', 'name', 'arguments'],
   properties: {
@@ -6827,7 +6945,7 @@ const schema76 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate271(
+function validate276(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7022,11 +7140,11 @@ function validate271(
     }
     errors++;
   }
-  validate271.errors = vErrors;
+  validate276.errors = vErrors;
   return errors === 0;
 }
 
-function validate267(
+function validate272(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7169,14 +7287,14 @@ function validate267(
     }
     if (data.data !== undefined) {
       if (
-        !validate271(data.data, {
+        !validate276(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+        vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
         errors = vErrors.length;
       }
     }
@@ -7195,11 +7313,11 @@ function validate267(
     }
     errors++;
   }
-  validate267.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
 
-const schema77 = {
+const schema79 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -7210,7 +7328,7 @@ const schema77 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema78 = {
+const schema80 = {
   type: 'object',
   required: ['toolCallId', 'content', 'isError'],
   properties: {
@@ -7221,7 +7339,7 @@ const schema78 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate281(
+function validate286(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7370,11 +7488,11 @@ function validate281(
     }
     errors++;
   }
-  validate281.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 }
 
-function validate277(
+function validate282(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7517,14 +7635,14 @@ function validate277(
     }
     if (data.data !== undefined) {
       if (
-        !validate281(data.data, {
+        !validate286(data.data, {
           instancePath: instancePath + '/data',
           parentData: data,
           parentDataProperty: 'data',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+        vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
         errors = vErrors.length;
       }
     }
@@ -7543,11 +7661,11 @@ function validate277(
     }
     errors++;
   }
-  validate277.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
 
-const schema79 = {
+const schema81 = {
   type: 'object',
   required: ['type', 'seq', 'time', 'data'],
   properties: {
@@ -7575,7 +7693,7 @@ const schema79 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate286(
+function validate291(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7795,7 +7913,7 @@ function validate286(
     }
     errors++;
   }
-  validate286.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
@@ -8084,9 +8202,9 @@ function validate170(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate234(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate239(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+                  vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -8134,10 +8252,10 @@ function validate170(
               if (_valid6) {
                 const _errs34 = errors;
                 if (
-                  !validate240(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate245(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+                    vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
                   errors = vErrors.length;
                 }
                 var _valid6 = _errs34 === errors;
@@ -8185,10 +8303,10 @@ function validate170(
                 if (_valid7) {
                   const _errs39 = errors;
                   if (
-                    !validate251(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate256(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+                      vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
                     errors = vErrors.length;
                   }
                   var _valid7 = _errs39 === errors;
@@ -8236,10 +8354,10 @@ function validate170(
                   if (_valid8) {
                     const _errs44 = errors;
                     if (
-                      !validate267(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate272(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+                        vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
                       errors = vErrors.length;
                     }
                     var _valid8 = _errs44 === errors;
@@ -8287,7 +8405,7 @@ function validate170(
                     if (_valid9) {
                       const _errs49 = errors;
                       if (
-                        !validate277(data, {
+                        !validate282(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -8296,8 +8414,8 @@ function validate170(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate277.errors
-                            : vErrors.concat(validate277.errors);
+                            ? validate282.errors
+                            : vErrors.concat(validate282.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs49 === errors;
@@ -8306,7 +8424,7 @@ function validate170(
                     } else {
                       const _errs50 = errors;
                       if (
-                        !validate286(data, {
+                        !validate291(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -8315,8 +8433,8 @@ function validate170(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate286.errors
-                            : vErrors.concat(validate286.errors);
+                            ? validate291.errors
+                            : vErrors.concat(validate291.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs50 === errors;
@@ -8561,7 +8679,7 @@ function validate170(
   return errors === 0;
 }
 
-function validate360(
+function validate365(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8654,12 +8772,12 @@ function validate360(
     }
     errors++;
   }
-  validate360.errors = vErrors;
+  validate365.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionStatusNotification = validate364;
-const schema81 = {
+export const validateSessionStatusNotification = validate369;
+const schema83 = {
   type: 'object',
   required: ['sessionId', 'status'],
   properties: {
@@ -8668,9 +8786,9 @@ const schema81 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema82 = { type: 'string', enum: ['running', 'idle'] };
+const schema84 = { type: 'string', enum: ['running', 'idle'] };
 
-function validate301(
+function validate306(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8696,7 +8814,7 @@ function validate301(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema82.enum },
+      params: { allowedValues: schema84.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -8706,11 +8824,11 @@ function validate301(
     }
     errors++;
   }
-  validate301.errors = vErrors;
+  validate306.errors = vErrors;
   return errors === 0;
 }
 
-function validate364(
+function validate369(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8777,14 +8895,14 @@ function validate364(
     }
     if (data.status !== undefined) {
       if (
-        !validate301(data.status, {
+        !validate306(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+        vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
         errors = vErrors.length;
       }
     }
@@ -8803,12 +8921,12 @@ function validate364(
     }
     errors++;
   }
-  validate364.errors = vErrors;
+  validate369.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentStartedNotification = validate368;
-const schema84 = {
+export const validateSubagentStartedNotification = validate373;
+const schema86 = {
   type: 'object',
   required: ['parentSessionId', 'childSessionId'],
   properties: {
@@ -8818,7 +8936,7 @@ const schema84 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate368(
+function validate373(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8911,12 +9029,12 @@ function validate368(
     }
     errors++;
   }
-  validate368.errors = vErrors;
+  validate373.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSubagentFinishedNotification = validate372;
-const schema86 = {
+export const validateSubagentFinishedNotification = validate377;
+const schema88 = {
   type: 'object',
   required: ['provider', 'agentId', 'parentSessionId', 'childSessionId', 'status', 'stopReason'],
   properties: {
@@ -8930,9 +9048,9 @@ const schema86 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema87 = { type: 'string', enum: ['ok', 'error'] };
+const schema89 = { type: 'string', enum: ['ok', 'error'] };
 
-function validate321(
+function validate326(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8958,7 +9076,7 @@ function validate321(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema87.enum },
+      params: { allowedValues: schema89.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -8968,13 +9086,13 @@ function validate321(
     }
     errors++;
   }
-  validate321.errors = vErrors;
+  validate326.errors = vErrors;
   return errors === 0;
 }
 
-const schema88 = { type: 'string' };
+const schema90 = { type: 'string' };
 
-function validate323(
+function validate328(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8995,11 +9113,11 @@ function validate323(
     }
     errors++;
   }
-  validate323.errors = vErrors;
+  validate328.errors = vErrors;
   return errors === 0;
 }
 
-function validate372(
+function validate377(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9181,27 +9299,27 @@ function validate372(
     }
     if (data.status !== undefined) {
       if (
-        !validate321(data.status, {
+        !validate326(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+        vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate323(data.stopReason, {
+        !validate328(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+        vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
         errors = vErrors.length;
       }
     }
@@ -9253,7 +9371,7 @@ function validate372(
     }
     errors++;
   }
-  validate372.errors = vErrors;
+  validate377.errors = vErrors;
   return errors === 0;
 }
 
@@ -9600,9 +9718,19 @@ const schema6 = {
     TurnEndReason: {
       type: 'object',
       required: ['kind'],
-      properties: { kind: { $ref: '#/definitions/TurnEndKind' } },
+      properties: {
+        kind: { $ref: '#/definitions/TurnEndKind' },
+        reason: { allOf: [{ $ref: '#/definitions/TurnAbortReason' }] },
+      },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
+    TurnAbortReason: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { $ref: '#/definitions/TurnAbortKind' } },
+      additionalProperties: { $ref: '#/definitions/OpenValue' },
+    },
+    TurnAbortKind: { type: 'string' },
     TurnEndKind: { type: 'string' },
     UserMessageEvent: {
       type: 'object',
@@ -13219,7 +13347,7 @@ function validate164(
   return errors === 0;
 }
 
-const schema80 = {
+const schema82 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -13230,7 +13358,7 @@ const schema80 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate298(
+function validate303(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -13297,14 +13425,14 @@ function validate298(
     }
     if (data.status !== undefined) {
       if (
-        !validate301(data.status, {
+        !validate306(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+        vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
         errors = vErrors.length;
       }
     }
@@ -13323,11 +13451,11 @@ function validate298(
     }
     errors++;
   }
-  validate298.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
-function validate295(
+function validate300(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -13442,14 +13570,14 @@ function validate295(
     }
     if (data.params !== undefined) {
       if (
-        !validate298(data.params, {
+        !validate303(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+        vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
         errors = vErrors.length;
       }
     }
@@ -13468,11 +13596,11 @@ function validate295(
     }
     errors++;
   }
-  validate295.errors = vErrors;
+  validate300.errors = vErrors;
   return errors === 0;
 }
 
-const schema83 = {
+const schema85 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -13483,7 +13611,7 @@ const schema83 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate308(
+function validate313(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -13576,11 +13704,11 @@ function validate308(
     }
     errors++;
   }
-  validate308.errors = vErrors;
+  validate313.errors = vErrors;
   return errors === 0;
 }
 
-function validate305(
+function validate310(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -13695,14 +13823,14 @@ function validate305(
     }
     if (data.params !== undefined) {
       if (
-        !validate308(data.params, {
+        !validate313(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+        vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
         errors = vErrors.length;
       }
     }
@@ -13721,11 +13849,11 @@ function validate305(
     }
     errors++;
   }
-  validate305.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
-const schema85 = {
+const schema87 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -13736,7 +13864,7 @@ const schema85 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate317(
+function validate322(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -13918,27 +14046,27 @@ function validate317(
     }
     if (data.status !== undefined) {
       if (
-        !validate321(data.status, {
+        !validate326(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+        vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
         errors = vErrors.length;
       }
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate323(data.stopReason, {
+        !validate328(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+        vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
         errors = vErrors.length;
       }
     }
@@ -13990,11 +14118,11 @@ function validate317(
     }
     errors++;
   }
-  validate317.errors = vErrors;
+  validate322.errors = vErrors;
   return errors === 0;
 }
 
-function validate314(
+function validate319(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -14109,14 +14237,14 @@ function validate314(
     }
     if (data.params !== undefined) {
       if (
-        !validate317(data.params, {
+        !validate322(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+        vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
         errors = vErrors.length;
       }
     }
@@ -14135,7 +14263,7 @@ function validate314(
     }
     errors++;
   }
-  validate314.errors = vErrors;
+  validate319.errors = vErrors;
   return errors === 0;
 }
 
@@ -14275,7 +14403,7 @@ function validate21(
                         if (!valid0) {
                           const _errs13 = errors;
                           if (
-                            !validate295(data, {
+                            !validate300(data, {
                               instancePath,
                               parentData,
                               parentDataProperty,
@@ -14284,8 +14412,8 @@ function validate21(
                           ) {
                             vErrors =
                               vErrors === null
-                                ? validate295.errors
-                                : vErrors.concat(validate295.errors);
+                                ? validate300.errors
+                                : vErrors.concat(validate300.errors);
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -14293,7 +14421,7 @@ function validate21(
                           if (!valid0) {
                             const _errs14 = errors;
                             if (
-                              !validate305(data, {
+                              !validate310(data, {
                                 instancePath,
                                 parentData,
                                 parentDataProperty,
@@ -14302,8 +14430,8 @@ function validate21(
                             ) {
                               vErrors =
                                 vErrors === null
-                                  ? validate305.errors
-                                  : vErrors.concat(validate305.errors);
+                                  ? validate310.errors
+                                  : vErrors.concat(validate310.errors);
                               errors = vErrors.length;
                             }
                             var _valid0 = _errs14 === errors;
@@ -14311,7 +14439,7 @@ function validate21(
                             if (!valid0) {
                               const _errs15 = errors;
                               if (
-                                !validate314(data, {
+                                !validate319(data, {
                                   instancePath,
                                   parentData,
                                   parentDataProperty,
@@ -14320,8 +14448,8 @@ function validate21(
                               ) {
                                 vErrors =
                                   vErrors === null
-                                    ? validate314.errors
-                                    : vErrors.concat(validate314.errors);
+                                    ? validate319.errors
+                                    : vErrors.concat(validate319.errors);
                                 errors = vErrors.length;
                               }
                               var _valid0 = _errs15 === errors;

@@ -728,8 +728,9 @@ def decode_turn_end(value: Any) -> m.TurnEnd:
 
 (
     _set_turn_end_reason_kind,
+    _set_turn_end_reason_reason,
     _set_turn_end_reason_extra,
-) = slot_setters(m.TurnEndReason, "kind", "extra")
+) = slot_setters(m.TurnEndReason, "kind", "reason", "extra")
 
 
 def decode_turn_end_reason(value: Any) -> m.TurnEndReason:
@@ -739,12 +740,36 @@ def decode_turn_end_reason(value: Any) -> m.TurnEndReason:
         except KeyError:
             pass  # a required member is missing: the reference says which
         else:
-            if len(value) == 1:
+            reason = value.get("reason", ABSENT)
+            known = 1 + (reason is not ABSENT)
+            if len(value) == known:
                 built = _new(m.TurnEndReason)
                 _set_turn_end_reason_kind(built, kind)
+                _set_turn_end_reason_reason(built, _optional(reason, decode_turn_abort_reason))
                 _set_turn_end_reason_extra(built, {})
                 return built
     return decode_class(m.TurnEndReason, value)
+
+
+(
+    _set_turn_abort_reason_kind,
+    _set_turn_abort_reason_extra,
+) = slot_setters(m.TurnAbortReason, "kind", "extra")
+
+
+def decode_turn_abort_reason(value: Any) -> m.TurnAbortReason:
+    if isinstance(value, dict):
+        try:
+            kind = value["kind"]
+        except KeyError:
+            pass  # a required member is missing: the reference says which
+        else:
+            if len(value) == 1:
+                built = _new(m.TurnAbortReason)
+                _set_turn_abort_reason_kind(built, kind)
+                _set_turn_abort_reason_extra(built, {})
+                return built
+    return decode_class(m.TurnAbortReason, value)
 
 
 (
@@ -1883,6 +1908,7 @@ DECODERS: Final[Mapping[str, Callable[[Any], Any]]] = {
     "TurnEndEvent": decode_turn_end_event,
     "TurnEnd": decode_turn_end,
     "TurnEndReason": decode_turn_end_reason,
+    "TurnAbortReason": decode_turn_abort_reason,
     "UserMessageEvent": decode_user_message_event,
     "UserMessage": decode_user_message,
     "MessageSource": decode_message_source,

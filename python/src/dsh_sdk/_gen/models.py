@@ -647,6 +647,17 @@ class ToolResultEvent(WireObject):
     data: ToolResult
 
 
+TurnAbortKind: TypeAlias = str
+"""What stopped an `aborted` turn. Open: backends add kinds, which pass through unchanged."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnAbortReason(WireObject):
+    """Why an `aborted` turn was stopped: the `reason` nested in its `turn/end` reason. Backends may add fields beside `kind`."""
+
+    kind: TurnAbortKind
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TurnEnd(WireObject):
     """Which turn ended and why."""
@@ -678,6 +689,8 @@ class TurnEndReason(WireObject):
     """Why a turn ended. Backends may add fields beside `kind`."""
 
     kind: TurnEndKind
+    reason: TurnAbortReason | None = None
+    """Why an `aborted` turn was stopped, nested as the original harness writes it: `{kind: "aborted", reason: {kind: "user"}}`. Runtimes of version 2 send it with every `aborted` (the reference runtimes always do) and with no other kind; clients built for the original reject an `aborted` without it. The schema keeps it optional, as every member added after version 1: a reader of version 2 still accepts a bare `aborted` (a version 1 runtime's), and requiring it would break peers of version 1. Absent: the cause is not known. Since protocol version 2."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

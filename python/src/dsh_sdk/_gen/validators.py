@@ -61,14 +61,15 @@ _STRINGS_21: Final = frozenset(("next-turn", "next-step"))
 _STRINGS_22: Final = frozenset(("turn",))
 _STRINGS_23: Final = frozenset(("turn", "step"))
 _STRINGS_24: Final = frozenset(("turn", "reason"))
-_STRINGS_25: Final = frozenset(("kind",))
-_STRINGS_26: Final = frozenset(("id", "role", "content", "source"))
-_STRINGS_27: Final = frozenset(("turn", "step", "delta"))
-_STRINGS_28: Final = frozenset(("message", "usage"))
-_STRINGS_29: Final = frozenset(("id", "role", "content"))
-_STRINGS_30: Final = frozenset(("turn", "step", "id", "name", "arguments"))
-_STRINGS_31: Final = frozenset(("toolCallId", "content", "isError"))
-_STRINGS_32: Final = frozenset(
+_STRINGS_25: Final = frozenset(("kind", "reason"))
+_STRINGS_26: Final = frozenset(("kind",))
+_STRINGS_27: Final = frozenset(("id", "role", "content", "source"))
+_STRINGS_28: Final = frozenset(("turn", "step", "delta"))
+_STRINGS_29: Final = frozenset(("message", "usage"))
+_STRINGS_30: Final = frozenset(("id", "role", "content"))
+_STRINGS_31: Final = frozenset(("turn", "step", "id", "name", "arguments"))
+_STRINGS_32: Final = frozenset(("toolCallId", "content", "isError"))
+_STRINGS_33: Final = frozenset(
     (
         "agent/inbox/spliced",
         "turn/start",
@@ -82,19 +83,19 @@ _STRINGS_32: Final = frozenset(
         "tool/result",
     ),
 )
-_STRINGS_33: Final = frozenset(("type", "text"))
-_STRINGS_34: Final = frozenset(("type", "attachment", "data"))
-_STRINGS_35: Final = frozenset(("attachmentId", "mediaType"))
-_STRINGS_36: Final = frozenset(("type", "id", "name", "arguments"))
-_STRINGS_37: Final = frozenset(("type", "toolCallId", "content", "isError"))
-_STRINGS_38: Final = frozenset(("type",))
-_STRINGS_39: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
-_STRINGS_40: Final = frozenset(("pointer", "message"))
-_STRINGS_41: Final = frozenset(("code", "message", "data"))
-_STRINGS_42: Final = frozenset(("jsonrpc", "id", "error"))
-_STRINGS_43: Final = frozenset(("jsonrpc", "id", "method", "params"))
-_STRINGS_44: Final = frozenset(("jsonrpc", "id", "result"))
-_STRINGS_45: Final = frozenset(("jsonrpc", "method", "params"))
+_STRINGS_34: Final = frozenset(("type", "text"))
+_STRINGS_35: Final = frozenset(("type", "attachment", "data"))
+_STRINGS_36: Final = frozenset(("attachmentId", "mediaType"))
+_STRINGS_37: Final = frozenset(("type", "id", "name", "arguments"))
+_STRINGS_38: Final = frozenset(("type", "toolCallId", "content", "isError"))
+_STRINGS_39: Final = frozenset(("type",))
+_STRINGS_40: Final = frozenset(("text", "reasoning", "image", "tool-call", "tool-result"))
+_STRINGS_41: Final = frozenset(("pointer", "message"))
+_STRINGS_42: Final = frozenset(("code", "message", "data"))
+_STRINGS_43: Final = frozenset(("jsonrpc", "id", "error"))
+_STRINGS_44: Final = frozenset(("jsonrpc", "id", "method", "params"))
+_STRINGS_45: Final = frozenset(("jsonrpc", "id", "result"))
+_STRINGS_46: Final = frozenset(("jsonrpc", "method", "params"))
 
 
 def validate_initialize_params(value: object) -> list[Violation]:
@@ -1463,8 +1464,46 @@ def _check_turn_end_reason(v: Any, p: str, out: Out) -> None:
         if x8 is not ABSENT:
             if not isinstance(x8, str):
                 out.append((p + "/kind", "must be string"))
+        x9 = v.get("reason", ABSENT)
+        if x9 is not ABSENT:
+            _check_turn_abort_reason(x9, p + "/reason", out)
     else:
         out.append((p, "must be object"))
+
+
+def _check_turn_abort_reason(v: Any, p: str, out: Out) -> None:
+    if isinstance(v, dict):
+        if "kind" not in v:
+            out.append((p + "/kind", "must have required property 'kind'"))
+        if not _STRINGS_26.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_26):
+                x2 = v[k1]
+                if is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be <= 9007199254740991"))
+                    if x2 < -9007199254740991 or x2 != x2:
+                        out.append((member_pointer(p, k1), "must be >= -9007199254740991"))
+                elif isinstance(x2, list):
+                    if not all_numbers_within(x2, _RANGE_1):
+                        for i3, x4 in enumerate(x2):
+                            _check_open_value(x4, f"{member_pointer(p, k1)}/{i3}", out)
+                elif isinstance(x2, dict):
+                    if not all_numbers_within(x2.values(), _RANGE_1):
+                        q7 = member_pointer(p, k1)
+                        for k5 in unknown_members(x2, _STRINGS_2):
+                            x6 = x2[k5]
+                            _check_open_value(x6, member_pointer(q7, k5), out)
+        x8 = v.get("kind", ABSENT)
+        if x8 is not ABSENT:
+            if not isinstance(x8, str):
+                out.append((p + "/kind", "must be string"))
+    else:
+        out.append((p, "must be object"))
+
+
+def _check_turn_abort_kind(v: Any, p: str, out: Out) -> None:
+    if not isinstance(v, str):
+        out.append((p, "must be string"))
 
 
 def _check_turn_end_kind(v: Any, p: str, out: Out) -> None:
@@ -1541,8 +1580,8 @@ def _check_user_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "source" not in v:
             out.append((p + "/source", "must have required property 'source'"))
-        if not _STRINGS_26.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_26):
+        if not _STRINGS_27.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_27):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1590,8 +1629,8 @@ def _check_message_source(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             out.append((p + "/kind", "must have required property 'kind'"))
-        if not _STRINGS_25.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_25):
+        if not _STRINGS_26.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_26):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1688,8 +1727,8 @@ def _check_assistant_chunk(v: Any, p: str, out: Out) -> None:
             out.append((p + "/step", "must have required property 'step'"))
         if "delta" not in v:
             out.append((p + "/delta", "must have required property 'delta'"))
-        if not _STRINGS_27.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_27):
+        if not _STRINGS_28.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_28):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1794,8 +1833,8 @@ def _check_assistant_reply(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_28.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_28):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_29):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1830,8 +1869,8 @@ def _check_assistant_message(v: Any, p: str, out: Out) -> None:
             out.append((p + "/role", "must have required property 'role'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_29.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_29):
+        if not _STRINGS_30.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_30):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -1967,8 +2006,8 @@ def _check_tool_call(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_30.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_30):
+        if not _STRINGS_31.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_31):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2086,8 +2125,8 @@ def _check_tool_result(v: Any, p: str, out: Out) -> None:
             out.append((p + "/content", "must have required property 'content'"))
         if "isError" not in v:
             out.append((p + "/isError", "must have required property 'isError'"))
-        if not _STRINGS_31.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_31):
+        if not _STRINGS_32.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_32):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2234,8 +2273,8 @@ def _check_text_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_33.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_33):
+        if not _STRINGS_34.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_34):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2272,8 +2311,8 @@ def _check_reasoning_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "text" not in v:
             out.append((p + "/text", "must have required property 'text'"))
-        if not _STRINGS_33.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_33):
+        if not _STRINGS_34.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_34):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2310,8 +2349,8 @@ def _check_image_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/type", "must have required property 'type'"))
         if "attachment" not in v:
             out.append((p + "/attachment", "must have required property 'attachment'"))
-        if not _STRINGS_34.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_34):
+        if not _STRINGS_35.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_35):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2349,8 +2388,8 @@ def _check_image_attachment(v: Any, p: str, out: Out) -> None:
             out.append((p + "/attachmentId", "must have required property 'attachmentId'"))
         if "mediaType" not in v:
             out.append((p + "/mediaType", "must have required property 'mediaType'"))
-        if not _STRINGS_35.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_35):
+        if not _STRINGS_36.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_36):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2392,8 +2431,8 @@ def _check_tool_call_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/name", "must have required property 'name'"))
         if "arguments" not in v:
             out.append((p + "/arguments", "must have required property 'arguments'"))
-        if not _STRINGS_36.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_36):
+        if not _STRINGS_37.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_37):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2440,8 +2479,8 @@ def _check_tool_result_block(v: Any, p: str, out: Out) -> None:
             out.append((p + "/toolCallId", "must have required property 'toolCallId'"))
         if "content" not in v:
             out.append((p + "/content", "must have required property 'content'"))
-        if not _STRINGS_37.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_37):
+        if not _STRINGS_38.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_38):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2487,8 +2526,8 @@ def _check_unknown_content_block(v: Any, p: str, out: Out) -> None:
     if isinstance(v, dict):
         if "type" not in v:
             out.append((p + "/type", "must have required property 'type'"))
-        if not _STRINGS_38.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_38):
+        if not _STRINGS_39.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_39):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2534,8 +2573,8 @@ def _check_violation(v: Any, p: str, out: Out) -> None:
             out.append((p + "/pointer", "must have required property 'pointer'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_40.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_40):
+        if not _STRINGS_41.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_41):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2587,8 +2626,8 @@ def _check_response_error(v: Any, p: str, out: Out) -> None:
             out.append((p + "/code", "must have required property 'code'"))
         if "message" not in v:
             out.append((p + "/message", "must have required property 'message'"))
-        if not _STRINGS_41.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_41):
+        if not _STRINGS_42.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_42):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2633,8 +2672,8 @@ def _check_error_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "error" not in v:
             out.append((p + "/error", "must have required property 'error'"))
-        if not _STRINGS_42.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_42):
+        if not _STRINGS_43.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_43):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2683,8 +2722,8 @@ def _check_initialize_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_43.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_43):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2737,8 +2776,8 @@ def _check_initialize_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_44.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_44):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2787,8 +2826,8 @@ def _check_session_prompt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_43.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_43):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2841,8 +2880,8 @@ def _check_session_prompt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_44.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_44):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2891,8 +2930,8 @@ def _check_session_interrupt_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_43.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_43):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2945,8 +2984,8 @@ def _check_session_interrupt_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_44.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_44):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -2995,8 +3034,8 @@ def _check_session_close_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_43.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_43):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3049,8 +3088,8 @@ def _check_session_close_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_44.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_44):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3097,8 +3136,8 @@ def _check_shutdown_request_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "method" not in v:
             out.append((p + "/method", "must have required property 'method'"))
-        if not _STRINGS_43.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_43):
+        if not _STRINGS_44.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_44):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3176,8 +3215,8 @@ def _check_shutdown_response_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/id", "must have required property 'id'"))
         if "result" not in v:
             out.append((p + "/result", "must have required property 'result'"))
-        if not _STRINGS_44.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_44):
+        if not _STRINGS_45.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_45):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3224,8 +3263,8 @@ def _check_session_event_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_45.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_45):
+        if not _STRINGS_46.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_46):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3269,8 +3308,8 @@ def _check_session_status_notification_frame(v: Any, p: str, out: Out) -> None:
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_45.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_45):
+        if not _STRINGS_46.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_46):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3314,8 +3353,8 @@ def _check_subagent_started_notification_frame(v: Any, p: str, out: Out) -> None
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_45.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_45):
+        if not _STRINGS_46.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_46):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3359,8 +3398,8 @@ def _check_subagent_finished_notification_frame(v: Any, p: str, out: Out) -> Non
             out.append((p + "/method", "must have required property 'method'"))
         if "params" not in v:
             out.append((p + "/params", "must have required property 'params'"))
-        if not _STRINGS_45.issuperset(v):
-            for k1 in unknown_members(v, _STRINGS_45):
+        if not _STRINGS_46.issuperset(v):
+            for k1 in unknown_members(v, _STRINGS_46):
                 x2 = v[k1]
                 if is_number(x2):
                     if x2 > 9007199254740991 or x2 != x2:
@@ -3545,12 +3584,12 @@ def _matches_5(v: Any) -> bool:
 
 
 def _check_7(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_32):
+    if not (isinstance(v, str) and v in _STRINGS_33):
         out.append((p, "must be equal to one of the allowed values"))
 
 
 def _check_9(v: Any, p: str, out: Out) -> None:
-    if not (isinstance(v, str) and v in _STRINGS_39):
+    if not (isinstance(v, str) and v in _STRINGS_40):
         out.append((p, "must be equal to one of the allowed values"))
 
 

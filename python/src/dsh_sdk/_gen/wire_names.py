@@ -206,6 +206,13 @@ CLASSES: Final[Mapping[str, ClassInfo]] = {
     ),
     "TurnEndReason": ClassInfo(
         m.TurnEndReason,
+        (
+            FieldInfo("kind", "kind", SCALAR, required=True),
+            FieldInfo("reason", "reason", ObjectOf("TurnAbortReason")),
+        ),
+    ),
+    "TurnAbortReason": ClassInfo(
+        m.TurnAbortReason,
         (FieldInfo("kind", "kind", SCALAR, required=True),),
     ),
     "UserMessageEvent": ClassInfo(
@@ -595,6 +602,8 @@ TYPES: Final[Mapping[str, Conversion]] = {
     "TurnEndEvent": ObjectOf("TurnEndEvent"),
     "TurnEnd": ObjectOf("TurnEnd"),
     "TurnEndReason": ObjectOf("TurnEndReason"),
+    "TurnAbortReason": ObjectOf("TurnAbortReason"),
+    "TurnAbortKind": SCALAR,
     "TurnEndKind": SCALAR,
     "UserMessageEvent": ObjectOf("UserMessageEvent"),
     "UserMessage": ObjectOf("UserMessage"),

@@ -133,7 +133,7 @@ class RuntimeServer:
             session = self._options.sessions.find(params.session_id)
             if session is None:
                 return SessionInterruptResult(found=False, was_running=False)
-            return SessionInterruptResult(found=True, was_running=session.interrupt())
+            return SessionInterruptResult(found=True, was_running=session.interrupt("user"))
 
         return await self._in_order(interrupt)
 

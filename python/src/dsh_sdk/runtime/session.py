@@ -12,6 +12,7 @@ from dsh_sdk._gen.models import (
     SessionEventNotification,
     SessionStatus,
     SessionStatusNotification,
+    TurnAbortKind,
 )
 from dsh_sdk.runtime.notifier import Notifier
 from dsh_sdk.runtime.turn_control import TurnControl
@@ -104,13 +105,13 @@ class Session:
         if self._current is control:
             self._current = None
 
-    def interrupt(self) -> bool:
-        """Interrupts the turn in progress; False when there is none. The queue is left as it
-        is."""
+    def interrupt(self, abort_kind: TurnAbortKind) -> bool:
+        """Interrupts the turn in progress (`abort_kind`: why, the nested reason of its
+        `turn/end`); False when there is none. The queue is left as it is."""
         current = self._current
         if current is None:
             return False
-        current.interrupt()
+        current.interrupt(abort_kind)
         return True
 
     def add_child(self, child_session_id: str) -> None:
@@ -152,7 +153,7 @@ class Session:
         """`session/close`: drops the queued turns, interrupts the running one; the result
         resolves once it ended."""
         stopped = self.stop_accepting_turns()
-        self.interrupt()
+        self.interrupt("disposed")
         return stopped
 
     async def _drain(self, first: QueuedTurn, control: TurnControl) -> None:

@@ -16,6 +16,7 @@ from dsh_sdk._gen.models import (
     StepRef,
     StepStartEvent,
     TextBlock,
+    TurnAbortReason,
     TurnEnd,
     TurnEndEvent,
     TurnEndReason,
@@ -44,9 +45,9 @@ async def run_turn(
     then status `idle`. Returns the reply once every frame was handed to the output.
 
     Interrupted (`control`), it writes nothing more of its reply: an open step is closed, the
-    turn ends `aborted`, and `idle` follows only when no prompt is queued behind it. It then
-    returns the text streamed so far with the finish `aborted` (what a parent reports of its
-    child)."""
+    turn ends `aborted` with the interrupt's nested reason (`user`, `disposed` or `parent`), and
+    `idle` follows only when no prompt is queued behind it. It then returns the text streamed so
+    far with the finish `aborted` (what a parent reports of its child)."""
     route = context.route
     session.attach(control)
     turn = session.next_turn_index()
@@ -100,13 +101,13 @@ async def run_turn(
         await session.set_status("idle")
         session.detach(control)
         return reply
-    except TurnInterruptedError:
-        pass
+    except TurnInterruptedError as interrupted:
+        abort_kind = interrupted.abort_kind
     if is_step_open:
         await session.emit(
             lambda seq, time: StepEndEvent(type="step/end", seq=seq, time=time, data=step)
         )
-    await _end_turn(session, turn, "aborted")
+    await _end_turn(session, turn, "aborted", TurnAbortReason(kind=abort_kind))
     if not session.has_queued_turns:
         await session.set_status("idle")
     session.detach(control)
@@ -115,8 +116,10 @@ async def run_turn(
     return ModelReply(pieces=tuple(streamed), text=text, usage=usage, finish="aborted")
 
 
-async def _end_turn(session: Session, turn: int, kind: str) -> None:
-    end = TurnEnd(turn=turn, reason=TurnEndReason(kind=kind))
+async def _end_turn(
+    session: Session, turn: int, kind: str, abort: TurnAbortReason | None = None
+) -> None:
+    end = TurnEnd(turn=turn, reason=TurnEndReason(kind=kind, reason=abort))
     await session.emit(
         lambda seq, time: TurnEndEvent(type="turn/end", seq=seq, time=time, data=end)
     )
