@@ -1,53 +1,57 @@
-// The three TypeScript packages as a consumer gets them: packed, linted with publint, installed
-// with npm into projects outside the repository (no workspace links), compiled with strict
-// settings, and run — the README's examples taken from README.md itself.
+// The four TypeScript packages as a consumer gets them: packed and installed with the commands
+// of the README's install block (npm, into projects outside the repository: no workspace links),
+// linted with publint, compiled with strict settings, and run — the README's examples taken from
+// README.md itself.
 import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { Method, SERVER_NAME } from '@dsh-sdk/protocol';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   PACKAGE_NAMES,
+  REPOSITORY,
   STRICT_TSCONFIG,
   consumerEnv,
   createProject,
   devToolSpecs,
   npmInstall,
-  packPackages,
+  offlineEnv,
   readmeExamples,
+  readmeInstallSteps,
   run,
+  runStep,
+  stepOf,
+  tarballEntries,
+  tarballFile,
+  tarballsOf,
 } from './helpers/scratch-project.js';
-import type { PackageName } from './helpers/scratch-project.js';
-
-// A 1×1 PNG: the README's client example prompts with `imageFromFile('cat.png')`.
-const CAT_PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-    '1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2d9e7d70000000049454e44ae426082',
-  'hex',
-);
+import type { InstallStep, PackageName } from './helpers/scratch-project.js';
 
 const TS_EXAMPLES = await readmeExamples('ts');
 
+let steps: InstallStep[];
 let tarballs: Record<PackageName, string>;
-let full: string; // all three packages
+let full: string; // the README's project: all four packages, and cat.png
 let withoutRuntime: string; // protocol and client only
 const projects: string[] = [];
 
 beforeAll(async () => {
-  const packs = await createProject('tarballs');
-  projects.push(packs);
-  tarballs = await packPackages(packs);
   [full, withoutRuntime] = await Promise.all([createProject('full'), createProject('no-runtime')]);
   projects.push(full, withoutRuntime);
-  const tools = await devToolSpecs();
+  steps = await readmeInstallSteps(full);
+  await runStep(stepOf(steps, 'bash')); // scripts/pack.sh: the tarballs land in the project
+  await runStep(stepOf(steps, 'cp')); // the example image
+  const install = stepOf(steps, 'npm');
+  tarballs = tarballsOf(install);
+  // Offline: the README says the tarballs need no registry.
+  await runStep(install, offlineEnv());
   await Promise.all([
-    npmInstall(full, [...PACKAGE_NAMES.map((name) => tarballs[name]), ...tools]),
+    npmInstall(full, await devToolSpecs()),
     npmInstall(withoutRuntime, [tarballs.protocol, tarballs.client]),
   ]);
   await writeFile(join(full, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG, null, 2));
-  await writeFile(join(full, 'cat.png'), CAT_PNG);
 });
 
 afterAll(async () => {
@@ -71,6 +75,38 @@ describe('the packed tarballs', () => {
       'utf8',
     );
     expect(manifest).not.toContain('workspace:');
+  });
+
+  test.each(PACKAGE_NAMES)(
+    '@dsh-sdk/%s carries a README, the LICENSE, its license and engines',
+    async (name) => {
+      const entries = await tarballEntries(tarballs[name]);
+      expect(entries).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+      const license = await tarballFile(tarballs[name], 'LICENSE');
+      expect(license).toBe(await readFile(join(REPOSITORY, 'LICENSE'), 'utf8'));
+      const manifest = JSON.parse(await tarballFile(tarballs[name], 'package.json')) as {
+        license?: string;
+        engines?: Record<string, string>;
+      };
+      expect(manifest.license).toBe('MIT');
+      expect(license.startsWith(`${manifest.license} License\n`)).toBe(true);
+      expect(manifest.engines).toEqual({ node: '>=20' });
+      const readme = await tarballFile(tarballs[name], 'README.md');
+      expect(readme.startsWith(`# @dsh-sdk/${name}\n`)).toBe(true);
+    },
+  );
+
+  test.each(PACKAGE_NAMES)('@dsh-sdk/%s ships no source map without its sources', async (name) => {
+    const entries = await tarballEntries(tarballs[name]);
+    const missing: string[] = [];
+    for (const map of entries.filter((entry) => entry.endsWith('.map'))) {
+      const { sources } = JSON.parse(await tarballFile(tarballs[name], map)) as {
+        sources: string[];
+      };
+      const resolved = sources.map((source) => posix.join(posix.dirname(map), source));
+      missing.push(...resolved.filter((source) => !entries.includes(source)));
+    }
+    expect(missing).toEqual([]);
   });
 });
 
@@ -132,6 +168,43 @@ try {
     expect(failure).toMatchObject({ name: 'RuntimeNotInstalledError', command: [] });
     expect(failure.message).toContain('npm install @dsh-sdk/runtime');
     expect(failure.message).toContain('`command`');
+  });
+});
+
+describe('`npx dsh-sdk` from @dsh-sdk/cli in the same project', () => {
+  test("the README's `npx dsh-sdk --help` lists the verbs", async () => {
+    const { stdout } = await runStep(stepOf(steps, 'npx'), offlineEnv());
+    expect(stdout).toMatch(/^Usage: dsh-sdk <verb>/);
+    for (const verb of ['trace', 'view', 'inspect']) expect(stdout).toMatch(`\n  ${verb} `);
+  });
+
+  test('a client records through `npx dsh-sdk trace`, and `npx dsh-sdk view` draws the page', async () => {
+    const script = `import { HarnessClient } from '@dsh-sdk/client';
+const client = await HarnessClient.spawn({
+  command: ['npx', 'dsh-sdk', 'trace', '--out', 'cli.trace.ndjson', '--', 'npx', 'dsh-sdk-runtime'],
+  initialize: { cwd: process.cwd(), provider: 'echo', model: 'echo-1' },
+});
+const run = await client.run('through the recorder');
+await client.shutdown();
+console.log(run.finalResponse);
+`;
+    await writeFile(join(full, 'through-cli.mjs'), script);
+    const { stdout } = await run(process.execPath, ['through-cli.mjs'], full, offlineEnv());
+    expect(stdout).toBe('Echo: through the recorder\n');
+    const records = (await readFile(join(full, 'cli.trace.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; method?: string; findings?: number });
+    expect(records.at(-1)).toMatchObject({ type: 'exit', findings: 0 });
+    expect(records.some((record) => JSON.stringify(record).includes(Method.sessionPrompt))).toBe(
+      true,
+    );
+
+    const view = ['dsh-sdk', 'view', 'cli.trace.ndjson', '--out', 'cli.html'];
+    await run('npx', view, full, offlineEnv());
+    const page = await readFile(join(full, 'cli.html'), 'utf8');
+    expect(page).toMatch(/^<!doctype html>/i);
+    expect(page).toContain('through the recorder'); // the trace is embedded in the page
   });
 });
 

@@ -1,7 +1,8 @@
-"""The package as a consumer gets it: a wheel and an sdist built with `python -m build`, checked
-with `twine check`, the wheel installed into a fresh venv outside the repository (no source
-tree), then the README's Python examples run there and a typed snippet passes `mypy --strict`
-against the installed package. Runs under every interpreter `pnpm test:py` uses."""
+"""The package as a consumer gets it: packed and installed with the commands of the README's
+install block (scripts/pack.sh builds a wheel and an sdist with `python -m build`, then `pip
+install` of the wheel into a fresh venv outside the repository: no source tree), both checked
+with `twine check`, then the README's Python examples run there and a typed snippet passes `mypy
+--strict` against the installed package. Runs under every interpreter `pnpm test:py` uses."""
 
 from __future__ import annotations
 
@@ -19,20 +20,17 @@ import pytest
 from dsh_sdk import SERVER_NAME, Method
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
-README = PYTHON_DIR.parent / "README.md"
+REPOSITORY = PYTHON_DIR.parent
+README = REPOSITORY / "README.md"
 GEN_DIR = PYTHON_DIR / "src" / "dsh_sdk" / "_gen"
-# A 1x1 PNG: the README examples prompt with `image_from_file("cat.png")`.
-CAT_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2d9e7d70000000049454e44ae426082"
-)
+# The consumer's project folder in the README's install block; the tests put a scratch one.
+README_PROJECT = "~/my-app"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Consumer:
-    """Where the built distributions and the fresh venv that installed the wheel are."""
+    """The project the README's commands packed into; the fresh venv that installed the wheel."""
 
-    dist: Path
     venv: Path
     project: Path
 
@@ -41,8 +39,16 @@ class Consumer:
         return self.venv / "bin" / "python"
 
     def distribution(self, suffix: str) -> Path:
-        [found] = self.dist.glob(f"*{suffix}")
+        [found] = self.project.glob(f"dsh_sdk-*{suffix}")
         return found
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InstallStep:
+    """One command of the README's install block, where it runs (`cd` lines move the folder)."""
+
+    argv: tuple[str, ...]
+    cwd: Path
 
 
 def run(*command: str | Path, cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
@@ -59,17 +65,42 @@ def run(*command: str | Path, cwd: Path, timeout: float = 180) -> subprocess.Com
     return done
 
 
+def readme_install_steps(project: Path) -> list[InstallStep]:
+    """The README's ```sh install-from-artifacts block as commands, comments dropped, its project
+    folder replaced by `project`: the commands the tests run, exactly as a consumer types them."""
+    found = re.search(
+        r"^```sh install-from-artifacts\n(.*?)^```", README.read_text("utf-8"), re.M | re.S
+    )
+    assert found, "README.md has no ```sh install-from-artifacts block"
+    steps: list[InstallStep] = []
+    cwd = REPOSITORY  # the block starts in the checkout
+    for line in found[1].splitlines():
+        argv = tuple(str(project) if w == README_PROJECT else w for w in line.split("#")[0].split())
+        if argv and argv[0] == "cd":
+            cwd = Path(argv[1])
+        elif argv:
+            steps.append(InstallStep(argv=argv, cwd=cwd))
+    return steps
+
+
+def step_of(steps: list[InstallStep], program: str) -> InstallStep:
+    """The install block's one step that runs `program` (`bash`, `cp`, `npm`, `pip`, `npx`)."""
+    [found] = [step for step in steps if step.argv[0] == program]
+    return found
+
+
 @pytest.fixture(scope="module")
 def consumer(tmp_path_factory: pytest.TempPathFactory) -> Consumer:
     root = tmp_path_factory.mktemp("consumer")
-    dist = root / "dist"
-    run(sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", dist, PYTHON_DIR, cwd=root)
-    venv = root / "venv"
-    run(sys.executable, "-m", "venv", venv, cwd=root)
-    found = Consumer(dist=dist, venv=venv, project=root / "project")
-    run(found.python, "-m", "pip", "install", "--quiet", found.distribution(".whl"), cwd=root)
+    found = Consumer(venv=root / "venv", project=root / "project")
     found.project.mkdir()
-    (found.project / "cat.png").write_bytes(CAT_PNG)
+    steps = readme_install_steps(found.project)
+    for program in ("bash", "cp"):  # scripts/pack.sh into the project, then the example image
+        step = step_of(steps, program)
+        run(*step.argv, cwd=step.cwd, timeout=600)
+    run(sys.executable, "-m", "venv", found.venv, cwd=root)
+    pip = step_of(steps, "pip")  # the README's `pip install`, with the fresh venv's pip
+    run(found.venv / "bin" / "pip", *pip.argv[1:], cwd=pip.cwd)
     return found
 
 
@@ -81,7 +112,7 @@ def readme_examples(language: str) -> list[str]:
 
 def test_twine_accepts_both_distributions(consumer: Consumer) -> None:
     wheel, sdist = consumer.distribution(".whl"), consumer.distribution(".tar.gz")
-    run(sys.executable, "-m", "twine", "check", "--strict", wheel, sdist, cwd=consumer.dist)
+    run(sys.executable, "-m", "twine", "check", "--strict", wheel, sdist, cwd=consumer.project)
 
 
 def test_the_wheel_holds_the_typing_marker_every_generated_module_and_the_schema(
@@ -101,6 +132,22 @@ def test_the_sdist_holds_the_sources_and_the_generated_modules(consumer: Consume
     generated = {f"src/dsh_sdk/_gen/{path.name}" for path in GEN_DIR.iterdir() if path.is_file()}
     assert generated <= names
     assert {"pyproject.toml", "src/dsh_sdk/py.typed", "README.md"} <= names
+
+
+def test_both_distributions_carry_the_repository_license(consumer: Consumer) -> None:
+    license_text = (REPOSITORY / "LICENSE").read_text("utf-8")
+    wheel_path = consumer.distribution(".whl")
+    release = "-".join(wheel_path.name.split("-")[:2])  # dsh_sdk-<version>
+    with zipfile.ZipFile(wheel_path) as wheel:
+        info = f"{release}.dist-info"
+        metadata = wheel.read(f"{info}/METADATA").decode()
+        assert wheel.read(f"{info}/licenses/LICENSE").decode() == license_text
+    assert "License-Expression: MIT\n" in metadata
+    assert license_text.startswith("MIT License\n")
+    with tarfile.open(consumer.distribution(".tar.gz")) as sdist:
+        member = sdist.extractfile(f"{release}/LICENSE")
+        assert member is not None
+        assert member.read().decode() == license_text
 
 
 def test_the_installed_package_comes_from_the_venv_not_the_source_tree(consumer: Consumer) -> None:

@@ -1,6 +1,7 @@
-// Packing the workspace packages and installing them into scratch projects outside the repository.
+// Packing the workspace packages and installing them into scratch projects outside the
+// repository, with the commands of the README's install block.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 export const REPOSITORY = fileURLToPath(new URL('../../..', import.meta.url));
-export const PACKAGE_NAMES = ['protocol', 'runtime', 'client'] as const;
+export const PACKAGE_NAMES = ['protocol', 'client', 'runtime', 'cli'] as const;
 export type PackageName = (typeof PACKAGE_NAMES)[number];
 
 /** What a finished command printed. */
@@ -46,24 +47,77 @@ export async function run(
   }
 }
 
-/** pnpm, as the test runner was started by it (`npm_execpath`), else from PATH. */
-function pnpm(args: readonly string[], cwd: string): Promise<CommandOutput> {
-  const execPath = process.env['npm_execpath'];
-  if (execPath?.includes('pnpm'))
-    return run(process.execPath, [execPath, ...args], cwd, process.env);
-  return run('pnpm', args, cwd, process.env);
+/** One command of the README's install block, where it runs (`cd` lines move the folder). */
+export interface InstallStep {
+  readonly argv: readonly [string, ...string[]];
+  readonly cwd: string;
 }
 
-/** Packs each package with `pnpm pack` (workspace: versions become real ones) into `destination`. */
-export async function packPackages(destination: string): Promise<Record<PackageName, string>> {
-  await mkdir(destination, { recursive: true });
-  const tarballs: Partial<Record<PackageName, string>> = {};
-  for (const name of PACKAGE_NAMES) {
-    const directory = join(REPOSITORY, 'packages', name);
-    const { stdout } = await pnpm(['pack', '--json', '--pack-destination', destination], directory);
-    tarballs[name] = (JSON.parse(stdout) as { filename: string }).filename;
+/** The consumer's project folder in the README's install block; the tests put a scratch one. */
+const README_PROJECT = '~/my-app';
+
+/**
+ * The README's ```sh install-from-artifacts block as commands, comments dropped, its project
+ * folder replaced by `project`: the commands the tests run, exactly as a consumer types them.
+ */
+export async function readmeInstallSteps(project: string): Promise<InstallStep[]> {
+  const readme = await readFile(join(REPOSITORY, 'README.md'), 'utf8');
+  const block = /^```sh install-from-artifacts\n([\s\S]*?)^```/m.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md has no ```sh install-from-artifacts block');
+  const steps: InstallStep[] = [];
+  let cwd = REPOSITORY; // the block starts in the checkout
+  for (const line of block.split('\n')) {
+    const words = line.replace(/#.*/, '').trim().split(/\s+/).filter(Boolean);
+    const argv = words.map((word) => (word === README_PROJECT ? project : word));
+    const [program, ...args] = argv;
+    if (program === undefined) continue;
+    if (program === 'cd') cwd = args[0] ?? cwd;
+    else steps.push({ argv: [program, ...args], cwd });
   }
-  return tarballs as Record<PackageName, string>;
+  return steps;
+}
+
+/** The install block's step that runs `program` (`bash`, `cp`, `npm`, `pip`, `npx`). */
+export function stepOf(steps: readonly InstallStep[], program: string): InstallStep {
+  const found = steps.filter((step) => step.argv[0] === program);
+  if (found.length !== 1)
+    throw new Error(`the README's install block has ${found.length} ${program} lines`);
+  return found[0] as InstallStep;
+}
+
+/** The tarball of each package, as the install block's `npm install` line names it. */
+export function tarballsOf(npmInstall: InstallStep): Record<PackageName, string> {
+  const entries = PACKAGE_NAMES.map((name) => {
+    const spec = npmInstall.argv.find((arg) => arg.startsWith(`./dsh-sdk-${name}-`));
+    if (spec === undefined) throw new Error(`the README's npm install names no ${name} tarball`);
+    return [name, join(npmInstall.cwd, spec)] as const;
+  });
+  return Object.fromEntries(entries) as Record<PackageName, string>;
+}
+
+/** Runs an install step; `env` as a consumer's shell has it unless given. */
+export function runStep(step: InstallStep, env?: NodeJS.ProcessEnv): Promise<CommandOutput> {
+  const [program, ...args] = step.argv;
+  return run(program, args, step.cwd, env);
+}
+
+/** npm with no registry at all: fails on anything the tarballs do not carry themselves. */
+export function offlineEnv(): NodeJS.ProcessEnv {
+  return { ...consumerEnv(), npm_config_offline: 'true' };
+}
+
+/** The names inside an npm tarball, without its `package/` folder. */
+export async function tarballEntries(tarball: string): Promise<string[]> {
+  const { stdout } = await run('tar', ['-tzf', tarball], REPOSITORY);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((name) => name.replace(/^package\//, ''));
+}
+
+/** One file of an npm tarball, as text. */
+export async function tarballFile(tarball: string, name: string): Promise<string> {
+  return (await run('tar', ['-xzOf', tarball, `package/${name}`], REPOSITORY)).stdout;
 }
 
 /** A new npm project in the system's temporary folder, far from any node_modules of the repository. */

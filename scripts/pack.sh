@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Packs everything a consumer installs into one folder: the four npm tarballs (`pnpm pack`, so
+# `workspace:` versions become real ones) and the Python wheel and sdist (`python -m build`).
+# `bash scripts/pack.sh [OUT_DIR]`, by default dist-packages/; the README's "Installing" says
+# how to install them. Needs the set-up (scripts/setup.sh) done.
+set -euo pipefail
+out="${1:-dist-packages}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)" # before the cd below: OUT_DIR is relative to the caller's folder
+source "$(dirname "$0")/lib/tools.sh"
+cd "$repo_root"
+python=python/.venv/bin/python
+if [ ! -x "$python" ]; then
+  echo "pack: no $python; run bash scripts/setup.sh first" >&2
+  exit 1
+fi
+
+# Runs a step, showing its output only when it fails.
+quietly() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; return 1; fi
+  rm -f "$log"
+}
+
+# turbo: when the build is current nothing is rebuilt, nor any file rewritten.
+quietly pnpm -s build
+for name in protocol client runtime cli; do
+  quietly pnpm -s -C "packages/$name" pack --pack-destination "$out"
+done
+quietly "$python" -m build --sdist --wheel --outdir "$out" python
+(cd "$out" && ls -1 dsh-sdk-*.tgz dsh_sdk-*)
