@@ -23,6 +23,11 @@ quietly() {
   rm -f "$log"
 }
 
+# One pack at a time: the TypeScript and Python consumer tests may pack at once, and two
+# `python -m build` runs share python/build and the egg-info.
+exec 9>"$tools_dir/pack.lock"
+flock 9
+
 # Build only when a package's sources are newer than its build: the consumer tests run this
 # command while other tests run the built packages, which a rebuild would rewrite under them.
 stale() {
