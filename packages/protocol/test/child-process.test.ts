@@ -8,6 +8,7 @@ import { ErrorCode, JsonRpcLineTransport, TransportClosedError } from '../src/in
 import { MAX_NESTING_DEPTH } from '../src/gen/constants.gen.js';
 import type { TransportDiagnostic } from '../src/index.js';
 import { gc } from './helpers/gc.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const PEER = fileURLToPath(new URL('./fixtures/ndjson-peer.mjs', import.meta.url));
 
@@ -76,11 +77,11 @@ describe('JsonRpcLineTransport over real pipes', () => {
     transport.start();
     const started = performance.now();
     const error: unknown = await transport
-      .request('initialize', {}, { timeoutMs: 10_000 })
+      .request('initialize', {}, { timeoutMs: budgetMs(10_000) })
       .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(TransportClosedError);
     expect(error).toMatchObject({ reason: 'input-ended' });
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(budgetMs(3000));
     expect(await exited).toBe(3);
   });
 
