@@ -30,20 +30,11 @@ flock 9
 
 # Build only when a package's sources are newer than its build: the consumer tests run this
 # command while other tests run the built packages, which a rebuild would rewrite under them.
-stale() {
-  local dir="packages/$1"
-  [ ! -f "$dir/dist/index.js" ] ||
-    [ -n "$(find "$dir/src" "$dir/package.json" "$dir"/tsconfig*.json "$dir"/page \
-      -newer "$dir/dist/index.js" -print -quit 2>/dev/null)" ]
-}
-for name in protocol client runtime cli; do
-  if stale "$name"; then
-    echo "pack: $name is not built or older than its sources; building"
-    quietly pnpm -s build
-    break
-  fi
-done
-for name in protocol client runtime cli; do
+if any_build_is_stale; then
+  echo "pack: a package is not built or older than its sources; building"
+  quietly pnpm -s build
+fi
+for name in "${ts_packages[@]}"; do
   quietly pnpm -s -C "packages/$name" pack --pack-destination "$out"
 done
 quietly "$python" -m build --sdist --wheel --outdir "$out" python

@@ -32,8 +32,15 @@ if [ ! -x python/.venv/bin/python ]; then
   "$python" -m venv python/.venv
 fi
 pip() { "$1" -m pip install --quiet --disable-pip-version-check "${@:2}"; }
-pip python/.venv/bin/python -r python/requirements-dev.txt
-pip python/.venv/bin/python --no-deps -e python
+# pip takes seconds even when all is installed: a stamp of what was installed skips it then.
+venv_stamp=python/.venv/dsh-sdk-setup.sha256
+wanted=$(cat python/requirements-dev.txt python/pyproject.toml | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$venv_stamp" 2>/dev/null || true)" != "$wanted" ]; then
+  say "installing the Python package and its dev tools into python/.venv"
+  pip python/.venv/bin/python -r python/requirements-dev.txt
+  pip python/.venv/bin/python --no-deps -e python
+  echo "$wanted" >"$venv_stamp"
+fi
 bash scripts/setup-chromium.sh  # headless Chromium for the browser tests of packages/cli
 
 # datamodel-code-generator runs through pipx, both at the versions pinned in codegen/package.json.
@@ -61,5 +68,8 @@ fi
 
 # Build the TypeScript packages from the committed generated files (no regeneration here, so a
 # stale file still fails generate:check), so the bin/ launchers work right after set-up.
-pnpm -s -r --filter "./packages/*" run build
+if any_build_is_stale; then
+  say "building the TypeScript packages"
+  pnpm -s -r --filter "./packages/*" run build
+fi
 say "done (pnpm, pipx and datamodel-codegen are in .tools/; add .tools/bin to PATH to type pnpm yourself)"

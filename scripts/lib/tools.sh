@@ -25,3 +25,21 @@ as_new_user() {
     PATH="$node_bin:$python_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     "$@"
 }
+
+# The TypeScript packages, in build order.
+ts_packages=(protocol client runtime cli)
+
+# True when packages/NAME has no build, or a source newer than its build.
+build_is_stale() {
+  local dir="$repo_root/packages/$1"
+  [ ! -f "$dir/dist/index.js" ] ||
+    [ -n "$(find "$dir/src" "$dir/package.json" "$dir"/tsconfig*.json "$dir"/page \
+      -newer "$dir/dist/index.js" -print -quit 2>/dev/null)" ]
+}
+
+# True when any TypeScript package needs building.
+any_build_is_stale() {
+  local name
+  for name in "${ts_packages[@]}"; do build_is_stale "$name" && return 0; done
+  return 1
+}
