@@ -143,6 +143,7 @@ export function renderSessionDetail(
   const name = sessionId === CONNECTION_LANE ? 'the connection' : sessionId;
   const facts = el('dl', { class: 'facts' });
   facts.append(fact('frames', String(lane.rows)));
+  if (lane.closed) facts.append(fact('state', 'closed'));
   if (lane.parent !== undefined) facts.append(fact('parent', lane.parent));
   if (lane.children.length > 0) facts.append(fact('children', lane.children.join(', ')));
   if (lane.invalidRows.length > 0)
@@ -154,6 +155,10 @@ export function renderSessionDetail(
       { class: 'turn', 'data-turn': String(turn.turn) },
       el('h3', {}, `Turn ${turn.turn}${turn.endReason ? ` · ${turn.endReason}` : ' · running'}`),
     );
+    // The reply streams under the prompt it answers.
+    if (turn.prompt !== undefined) {
+      block.append(el('pre', { class: 'turn-prompt', 'data-testid': 'turn-prompt' }, turn.prompt));
+    }
     if (turn.reasoning) block.append(el('pre', { class: 'reasoning' }, turn.reasoning));
     block.append(
       el('pre', { class: 'streamed', 'data-testid': 'streamed-text' }, turn.text),
