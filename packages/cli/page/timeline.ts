@@ -15,6 +15,8 @@ export interface TimelineHandlers {
 }
 
 const MARK_BUCKETS = 400;
+/** A mark's width (styles.css `.tl-mark`). */
+const MARK_WIDTH_PX = 3;
 /** About this many ticks per view's width. */
 const TICKS = 8;
 const MAX_ZOOM = 256;
@@ -27,19 +29,22 @@ const MARK_NAMES: Readonly<Record<MarkKind, string>> = {
   exit: 'runtime exit',
 };
 
-/** What the colours and shapes mean: [class of the swatch, words]. */
+/**
+ * What the colours and shapes mean: [classes of the swatch, words]. A swatch's `sw-` classes are
+ * styled with the lanes' `tl-` ones, so it looks the same without matching the lanes' selectors.
+ */
 const LEGEND: readonly (readonly [string, string])[] = [
-  ['tl-turn tl-ok', 'turn completed'],
-  ['tl-turn tl-other', 'turn aborted / other end'],
-  ['tl-turn tl-error', 'turn failed'],
-  ['tl-turn tl-open', 'turn running'],
-  ['tl-step', 'step'],
-  ['tl-tool', 'tool call'],
-  ['tl-subagent', 'subagent'],
-  ['tl-request tl-ok', 'request → response'],
-  ['tl-invalid', 'invalid frame'],
+  ['sw-span sw-turn sw-ok', 'turn completed'],
+  ['sw-span sw-turn sw-other', 'turn aborted / other end'],
+  ['sw-span sw-turn sw-error', 'turn failed'],
+  ['sw-span sw-turn sw-open', 'turn running'],
+  ['sw-span sw-step', 'step'],
+  ['sw-span sw-tool', 'tool call'],
+  ['sw-span sw-subagent', 'subagent'],
+  ['sw-span sw-request sw-ok', 'request → response'],
+  ['sw-invalid', 'invalid frame'],
   ...(Object.entries(MARK_NAMES) as [MarkKind, string][]).map(
-    ([kind, name]) => [`tl-mark tl-mark-${kind}`, name] as const,
+    ([kind, name]) => [`sw-mark sw-mark-${kind}`, name] as const,
   ),
 ];
 
@@ -179,14 +184,19 @@ export class TimelineView {
     this.#inner.firstElementChild?.replaceWith(this.#axis(Math.max(this.#model.lastT, 0.001)));
   }
 
-  /** Zooms the timeline onto a lane's spans (the session's activity, its children's included). */
+  /** Zooms the timeline onto a lane's spans and marks (its children's included). */
   #focusLane(sessionId: string): void {
     let start = Infinity;
     let end = -Infinity;
     for (const id of this.#model.subtree(sessionId)) {
-      for (const span of this.#model.lanes.get(id)?.spans ?? []) {
+      const lane = this.#model.lanes.get(id);
+      for (const span of lane?.spans ?? []) {
         start = Math.min(start, span.start);
         end = Math.max(end, span.end ?? this.#model.lastT);
+      }
+      for (const mark of lane?.marks ?? []) {
+        start = Math.min(start, mark.t);
+        end = Math.max(end, mark.t);
       }
     }
     if (start <= end) this.focusRange(start, end);
@@ -260,7 +270,9 @@ export class TimelineView {
       title: `${MARK_NAMES[mark.kind]} · ${mark.label} · ${formatMs(mark.t)}`,
     });
     if (mark.row !== undefined) node.dataset['row'] = String(mark.row);
-    node.style.left = `${(Math.min(mark.t, duration) / duration) * 100}%`;
+    // Its width taken from the left in proportion, so a mark at the end (the exit) stays inside.
+    const fraction = Math.min(mark.t, duration) / duration;
+    node.style.left = `calc(${fraction * 100}% - ${fraction * MARK_WIDTH_PX}px)`;
     return node;
   }
 

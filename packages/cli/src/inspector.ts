@@ -1,6 +1,7 @@
-// The live inspector: the runtime behind the recording relay, this process as its client (the
-// generated client peer), and a page on 127.0.0.1 that watches the records as they are made and
-// sends prompts.
+// The live inspector: the runtime behind the recording relay (an InspectedRuntime, replaced by a
+// restart), this process as its client (the generated client peer), and a page on 127.0.0.1 that
+// watches the records and the runtime's stderr as they come, sends prompts and session actions,
+// and downloads the trace.
 import type { ServerResponse } from 'node:http';
 import { basename, join, parse } from 'node:path';
 import { JsonRpcResponseError, LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
@@ -203,7 +204,7 @@ export class Inspector {
 
   /** Shuts the runtime down (see {@link InspectedRuntime.stop}) and stops serving. */
   async stop(): Promise<RelayEnd> {
-    await this.#restarting;
+    await this.#restarting?.catch(() => undefined);
     const end = await this.#runtime.stop();
     for (const watcher of this.#watchers) watcher.end();
     await this.#server?.close();
