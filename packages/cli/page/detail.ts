@@ -153,7 +153,7 @@ export function renderSessionDetail(
     const block = el(
       'section',
       { class: 'turn', 'data-turn': String(turn.turn) },
-      el('h3', {}, `Turn ${turn.turn}${turn.endReason ? ` · ${turn.endReason}` : ' · running'}`),
+      el('h3', {}, `Turn ${turn.turn} · ${turnState(model, turn.endReason)}`),
     );
     // The reply streams under the prompt it answers.
     if (turn.prompt !== undefined) {
@@ -180,4 +180,10 @@ export function renderSessionDetail(
   const first = el('button', { type: 'button', class: 'link' }, 'first frame');
   first.addEventListener('click', () => handlers.onRow(lane.firstRow));
   pane.replaceChildren(el('h2', {}, `Session ${name}`), facts, first, turns);
+}
+
+/** How a turn ended, or that it never will: the runtime is gone. */
+function turnState(model: TraceModel, endReason: string | undefined): string {
+  if (endReason !== undefined) return endReason;
+  return model.exit ? 'unfinished (the runtime exited)' : 'running';
 }

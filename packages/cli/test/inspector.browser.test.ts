@@ -358,7 +358,6 @@ describe.each([
     );
 
     // The trace downloads from the page: what the page shows, as NDJSON.
-    const shownFrames = Number(await page.getAttribute('#stats', 'data-frames'));
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.click('#trace-download'),
@@ -370,7 +369,8 @@ describe.each([
       .map((line) => JSON.parse(line) as TraceRecord);
     expect(records[0]).toMatchObject({ type: 'header', recorder: 'dsh-sdk inspect' });
     const frames = framesOf(records);
-    expect(frames).toHaveLength(shownFrames);
+    // The page has every frame of the file, and no other (the last may still be on its way).
+    await page.waitForSelector(`#stats[data-frames="${frames.length}"]`);
     expect(
       frames
         .filter((f) => f.kind === 'request' && f.method?.startsWith('session/'))
@@ -528,6 +528,9 @@ describe('a runtime that fails', () => {
       ),
     ).toEqual(['tl-span tl-turn tl-open']);
     expect(await page.textContent('#stats')).toContain('exit 3');
+    await page.waitForSelector(
+      `#detail .turn[data-turn="0"] h3:text("Turn 0 · unfinished (the runtime exited)")`,
+    );
     // The banner took room from the frame list, which still shows its last frame.
     await lastFrameInView(page);
     const terminal = await inspector.printed('dsh-sdk inspect: the runtime exited with code 3\n');
@@ -543,7 +546,11 @@ describe('a runtime that fails', () => {
     }, firstPid);
     expect(await page.isHidden('#runtime-banner')).toBe(true);
     expect(await page.isEnabled('#prompt-send')).toBe(true);
-    expect(await page.getAttribute('#stats', 'data-frames')).toBe('2');
+    // The new process's trace only: its handshake.
+    await page.waitForSelector('#stats[data-frames="2"]');
+    expect(await page.locator('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]').count()).toBe(
+      0,
+    );
     await page.fill('#prompt-text', 'hello again');
     await page.click('#prompt-send');
     await logged(page, `${sessionId}: {"messageId":"${sessionId}/m1"}`);
