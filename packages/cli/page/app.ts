@@ -90,7 +90,7 @@ export class ViewerApp {
    * redrawn at most once per animation frame.
    */
   appended(fromRow: number): void {
-    const follow = this.#list.isAtEnd();
+    const follow = this.#list.isFollowing() || this.#list.isAtEnd();
     for (let i = fromRow; i < this.model.rows.length; i++) {
       const row = this.model.rows[i]!;
       if (this.#matches(row)) this.#visible.push(row.index);
@@ -99,12 +99,13 @@ export class ViewerApp {
     this.#pending = requestAnimationFrame(() => {
       this.#pending = 0;
       this.#updateChoices();
-      this.#list.setItems(this.#visible);
-      if (follow) this.#list.scrollToEnd();
       this.#timeline.render();
       this.#updateStats();
       if (this.#detailSession !== undefined) this.showSession(this.#detailSession);
       else if (this.#selected !== undefined) this.#showSelected();
+      // Last, once the timeline's new lanes took their room from the list.
+      this.#list.setItems(this.#visible);
+      if (follow) this.#list.scrollToEnd();
     });
   }
 
@@ -233,11 +234,11 @@ export class ViewerApp {
       this.#known.eventTypes = model.eventTypes.size;
       fillSelect(byId('filter-event'), [...model.eventTypes].sort(), 'every event type');
     }
-    if (model.lanes.size !== this.#known.sessions) {
-      this.#known.sessions = model.lanes.size;
+    if (model.sessionsVersion !== this.#known.sessions) {
+      this.#known.sessions = model.sessionsVersion;
       const sessions = model.orderedLanes().map(({ lane, depth }) => ({
         value: lane.id,
-        label: `${'  '.repeat(depth)}${lane.id === CONNECTION_LANE ? '(connection)' : lane.id}`,
+        label: `${'  '.repeat(depth)}${lane.id === CONNECTION_LANE ? '(connection)' : lane.id}${lane.closed ? ' (closed)' : ''}`,
       }));
       fillSelect(byId('filter-session'), sessions, 'every session');
       document.dispatchEvent(new CustomEvent('dsh:sessions'));

@@ -143,6 +143,7 @@ export function renderSessionDetail(
   const name = sessionId === CONNECTION_LANE ? 'the connection' : sessionId;
   const facts = el('dl', { class: 'facts' });
   facts.append(fact('frames', String(lane.rows)));
+  if (lane.closed) facts.append(fact('state', 'closed'));
   if (lane.parent !== undefined) facts.append(fact('parent', lane.parent));
   if (lane.children.length > 0) facts.append(fact('children', lane.children.join(', ')));
   if (lane.invalidRows.length > 0)
@@ -152,8 +153,12 @@ export function renderSessionDetail(
     const block = el(
       'section',
       { class: 'turn', 'data-turn': String(turn.turn) },
-      el('h3', {}, `Turn ${turn.turn}${turn.endReason ? ` · ${turn.endReason}` : ' · running'}`),
+      el('h3', {}, `Turn ${turn.turn} · ${turnState(model, turn.endReason)}`),
     );
+    // The reply streams under the prompt it answers.
+    if (turn.prompt !== undefined) {
+      block.append(el('pre', { class: 'turn-prompt', 'data-testid': 'turn-prompt' }, turn.prompt));
+    }
     if (turn.reasoning) block.append(el('pre', { class: 'reasoning' }, turn.reasoning));
     block.append(
       el('pre', { class: 'streamed', 'data-testid': 'streamed-text' }, turn.text),
@@ -175,4 +180,10 @@ export function renderSessionDetail(
   const first = el('button', { type: 'button', class: 'link' }, 'first frame');
   first.addEventListener('click', () => handlers.onRow(lane.firstRow));
   pane.replaceChildren(el('h2', {}, `Session ${name}`), facts, first, turns);
+}
+
+/** How a turn ended, or that it never will: the runtime is gone. */
+function turnState(model: TraceModel, endReason: string | undefined): string {
+  if (endReason !== undefined) return endReason;
+  return model.exit ? 'unfinished (the runtime exited)' : 'running';
 }

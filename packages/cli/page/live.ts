@@ -1,9 +1,12 @@
 // The live inspector's part of the page: records streamed from the inspector (server-sent
-// events), the connection's state, the prompt box (text and an image file) and the session picker.
+// events), the connection's and the runtime's state (stderr, how it ended, a restart), the prompt
+// box (text and an image file), the session picker and the trace's download.
 import type { ViewerApp } from './app.js';
 import { byId, el } from './dom.js';
 import { checkHeader, parseRecord } from './records.js';
 import { CONNECTION_LANE } from './model.js';
+import { RuntimeStatus } from './runtime-status.js';
+import type { RuntimeState } from './runtime-status.js';
 
 /** What the inspector reports about its connection (its `/state` and `state` events). */
 export interface InspectorState {
@@ -13,14 +16,12 @@ export interface InspectorState {
   readonly capabilities?: Record<string, unknown>;
   /** Session actions the runtime supports (from its capabilities), one button each. */
   readonly actions: readonly { readonly name: string; readonly label: string }[];
-  readonly runtime: {
-    readonly running: boolean;
-    readonly exitCode: number | null;
-    readonly signal: string | null;
-  };
+  readonly runtime: RuntimeState;
   readonly error?: string;
   readonly defaults: { readonly cwd: string; readonly provider: string; readonly model: string };
   readonly command: readonly string[];
+  /** The name the trace is saved under. */
+  readonly traceFile: string;
 }
 
 const NEW_SESSION = '';
@@ -30,6 +31,9 @@ export function startLive(app: ViewerApp, token: string): void {
   byId('live').hidden = false;
   byId('mode-name').textContent = 'inspect';
   let headerSeen = false;
+  const runtimeStatus = new RuntimeStatus();
+  const download = byId<HTMLAnchorElement>('trace-download');
+  download.href = api('/trace');
 
   const source = new EventSource(api('/events'));
   source.addEventListener('record', (event) => {
@@ -49,6 +53,14 @@ export function startLive(app: ViewerApp, token: string): void {
   source.addEventListener('state', (event) => {
     renderState(JSON.parse((event as MessageEvent<string>).data) as InspectorState);
   });
+  source.addEventListener('stderr', (event) => {
+    runtimeStatus.addStderr(JSON.parse((event as MessageEvent<string>).data) as string);
+  });
+  // A restart: the new process has a trace of its own, read from its header on.
+  source.addEventListener('reset', () => {
+    source.close();
+    location.reload();
+  });
   source.addEventListener('error', () => {
     byId('live-status').textContent = 'disconnected from the inspector';
     byId('live-status').dataset['state'] = 'disconnected';
@@ -66,22 +78,27 @@ export function startLive(app: ViewerApp, token: string): void {
   let state: InspectorState | undefined;
   const renderState = (next: InspectorState): void => {
     state = next;
+    const { runtime } = next;
     const status = byId('live-status');
-    const runtime = next.runtime.running
-      ? 'running'
-      : `exited (${next.runtime.exitCode ?? next.runtime.signal ?? '?'})`;
+    const life = runtime.running
+      ? `running (pid ${runtime.pid ?? '?'})`
+      : runtime.spawnError !== undefined
+        ? 'not started'
+        : `exited (${runtime.exitCode ?? runtime.signal ?? '?'})`;
     const server = next.serverInfo
       ? `${next.serverInfo.name} ${next.serverInfo.version}`
       : 'not initialized';
-    status.textContent = `${next.command.join(' ')} · ${runtime} · ${server}`;
-    status.dataset['state'] = next.runtime.running
-      ? next.initialized
-        ? 'ready'
-        : 'started'
-      : 'exited';
+    status.textContent = `${next.command.join(' ')} · ${life} · ${server}`;
+    status.dataset['state'] = runtime.running ? (next.initialized ? 'ready' : 'started') : 'exited';
+    status.dataset['pid'] = String(runtime.pid ?? '');
+    runtimeStatus.update(runtime, next.command);
     byId('init-form').hidden = next.initialized;
     byId('prompt-form').hidden = !next.initialized;
+    // Nothing can be sent to a process that is gone.
+    byId<HTMLButtonElement>('prompt-send').disabled = !runtime.running;
+    byId<HTMLButtonElement>('init-send').disabled = !runtime.running;
     byId('live-error').textContent = next.error ?? '';
+    download.download = next.traceFile;
     const provider = byId<HTMLInputElement>('init-provider');
     if (provider.value === '') {
       provider.value = next.defaults.provider;
@@ -91,15 +108,35 @@ export function startLive(app: ViewerApp, token: string): void {
     renderActions();
   };
 
-  // The picker lists the root sessions seen so far, plus a new session.
+  const restart = byId<HTMLButtonElement>('runtime-restart');
+  restart.addEventListener('click', () => {
+    restart.disabled = true;
+    restart.textContent = 'Restarting…';
+    post('/restart', {})
+      .then((answer) => {
+        // On success the page reloads (the `reset` event); this is for a refusal.
+        if (answer['error']) {
+          byId('live-error').textContent = JSON.stringify(answer['error']);
+          restart.disabled = false;
+          restart.textContent = 'Restart runtime';
+        }
+      })
+      // The reload may cut the answer short: nothing to report then.
+      .catch(() => undefined);
+  });
+
+  // The picker lists the root sessions seen so far and those prompted from here (before their
+  // first frame), closed ones marked, plus a new session.
   const picker = byId<HTMLSelectElement>('prompt-session');
   const newSession = byId<HTMLInputElement>('prompt-new-session');
+  const prompted = new Set<string>();
   const renderActions = (): void => {
     const box = byId('session-actions');
     const sessionId = picker.value;
+    const running = state?.runtime.running === true;
     const buttons = (state?.actions ?? []).map((action) => {
       const button = el('button', { type: 'button', 'data-action': action.name }, action.label);
-      button.disabled = sessionId === NEW_SESSION;
+      button.disabled = sessionId === NEW_SESSION || !running;
       button.addEventListener('click', () => {
         void post('/action', { name: action.name, sessionId }).then((answer) =>
           log(sessionId, answer),
@@ -120,17 +157,25 @@ export function startLive(app: ViewerApp, token: string): void {
 
   let nextSession = 1;
   const suggestNew = (): void => {
-    while (app.model.lanes.has(`session-${nextSession}`)) nextSession += 1;
+    while (app.model.lanes.has(`session-${nextSession}`) || prompted.has(`session-${nextSession}`))
+      nextSession += 1;
     if (newSession.dataset['edited'] !== 'true') newSession.value = `session-${nextSession}`;
   };
   const renderPicker = (): void => {
     const current = picker.value;
-    const roots = app.model
+    const ids = app.model
       .orderedLanes()
       .filter(({ lane, depth }) => depth === 0 && lane.id !== CONNECTION_LANE)
-      .map(({ lane }) => el('option', { value: lane.id }, lane.id));
-    picker.replaceChildren(el('option', { value: NEW_SESSION }, 'new session'), ...roots);
-    picker.value = [...picker.options].some((o) => o.value === current) ? current : NEW_SESSION;
+      .map(({ lane }) => lane.id);
+    for (const id of prompted) if (!ids.includes(id)) ids.push(id);
+    const options = ids.map((id) => {
+      const closed = app.model.lanes.get(id)?.closed === true;
+      const option = el('option', { value: id }, closed ? `${id} (closed)` : id);
+      if (closed) option.dataset['closed'] = 'true';
+      return option;
+    });
+    picker.replaceChildren(el('option', { value: NEW_SESSION }, 'new session'), ...options);
+    picker.value = ids.includes(current) ? current : NEW_SESSION;
     newSession.hidden = picker.value !== NEW_SESSION;
     suggestNew();
     renderActions();
@@ -157,9 +202,17 @@ export function startLive(app: ViewerApp, token: string): void {
   byId<HTMLFormElement>('prompt-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const sessionId = picker.value === NEW_SESSION ? newSession.value.trim() : picker.value;
+    if (sessionId === NEW_SESSION) return;
     const text = byId<HTMLTextAreaElement>('prompt-text').value;
     const file = byId<HTMLInputElement>('prompt-image').files?.[0];
-    // The detail pane follows the session being prompted, so the reply shows as it streams.
+    // The prompted session becomes the picked one at once, so Interrupt and Close reach it while
+    // its turn runs, and the detail pane follows it, so the reply shows as it streams.
+    prompted.add(sessionId);
+    newSession.dataset['edited'] = 'false';
+    renderPicker();
+    picker.value = sessionId;
+    newSession.hidden = true;
+    renderActions();
     app.showSession(sessionId);
     void (async () => {
       const image = file ? { data: await toBase64(file), mimeType: file.type } : undefined;
@@ -168,8 +221,6 @@ export function startLive(app: ViewerApp, token: string): void {
       if (!answer['error']) {
         byId<HTMLTextAreaElement>('prompt-text').value = '';
         byId<HTMLInputElement>('prompt-image').value = '';
-        // The next new session gets a fresh suggestion once this one's lane appears.
-        if (picker.value === NEW_SESSION) newSession.dataset['edited'] = 'false';
       }
     })();
   });

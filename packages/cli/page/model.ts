@@ -40,9 +40,22 @@ export interface Span {
   status: SpanStatus;
 }
 
+/** A moment on a lane: a request the client sent about the session, or the runtime's exit. */
+export type MarkKind = 'prompt' | 'interrupt' | 'close' | 'exit';
+
+export interface Mark {
+  readonly kind: MarkKind;
+  readonly t: number;
+  /** The row it was made at (the request; for the exit, the last frame), if any. */
+  readonly row: number | undefined;
+  readonly label: string;
+}
+
 /** The streamed reply of one turn, as the chunks came. */
 export interface TurnText {
   readonly turn: number;
+  /** The user's message the turn answers (its `user/message` text), once seen. */
+  prompt: string | undefined;
   text: string;
   reasoning: string;
   chunks: number;
@@ -61,12 +74,22 @@ export interface Lane {
   /** Rows of this lane that carry findings. */
   readonly invalidRows: number[];
   readonly turns: Map<number, TurnText>;
+  readonly marks: Mark[];
+  /** A `session/close` was answered, and no prompt came since. */
+  closed: boolean;
   readonly firstRow: number;
   rows: number;
 }
 
 /** The lane of frames that belong to no session. */
 export const CONNECTION_LANE = '';
+
+/** The client's requests drawn as marks on their session's lane. */
+const MARKED_REQUESTS: Readonly<Record<string, MarkKind>> = {
+  [Method.sessionPrompt]: 'prompt',
+  [Method.sessionInterrupt]: 'interrupt',
+  [Method.sessionClose]: 'close',
+};
 
 const RESULT_SUMMARY_LIMIT = 80;
 
@@ -112,6 +135,8 @@ export class TraceModel {
   lastT = 0;
   /** Bumped on every change, so views know to redraw. */
   version = 0;
+  /** Bumped when a lane appears or a session is closed or reopened (menus of sessions). */
+  sessionsVersion = 0;
   readonly #bySeq = new Map<number, number>();
   readonly #openSpans = new Map<string, Span>();
 
@@ -132,9 +157,18 @@ export class TraceModel {
         this.#addFindings(this.rows[index]!, [record.finding]);
         return;
       }
-      case 'exit':
+      case 'exit': {
         this.exit = record;
+        const how = record.exitCode ?? record.signal ?? '?';
+        const last = this.rows.length - 1;
+        this.#lane(CONNECTION_LANE, Math.max(last, 0)).marks.push({
+          kind: 'exit',
+          t: record.t,
+          row: last >= 0 ? last : undefined,
+          label: `the runtime exited (${how})`,
+        });
         return;
+      }
       default:
         return;
     }
@@ -180,10 +214,13 @@ export class TraceModel {
         spans: [],
         invalidRows: [],
         turns: new Map(),
+        marks: [],
+        closed: false,
         firstRow: row,
         rows: 0,
       };
       this.lanes.set(id, lane);
+      this.sessionsVersion += 1;
     }
     return lane;
   }
@@ -227,6 +264,32 @@ export class TraceModel {
     this.#addFindings(row, frame.findings ?? []);
     if (params) this.#derive(lane, row, params, isObject(event) ? event : undefined, eventType);
     this.#pairRequest(row, request);
+    this.#markSessionRequest(lane, row, request);
+  }
+
+  /** Prompts, interrupts and closes as marks on their lane; a close answered closes the lane. */
+  #markSessionRequest(lane: Lane, row: Row, request: Row | undefined): void {
+    const { frame } = row;
+    if (row.sessionId === undefined) return;
+    const kind = frame.kind === 'request' ? MARKED_REQUESTS[frame.method ?? ''] : undefined;
+    if (kind !== undefined) {
+      lane.marks.push({
+        kind,
+        t: frame.t,
+        row: row.index,
+        label: `${frame.method} #${JSON.stringify(frame.id)}`,
+      });
+    }
+    const closedNow =
+      kind === 'prompt'
+        ? false
+        : frame.kind === 'result' && request?.frame.method === Method.sessionClose
+          ? true
+          : lane.closed;
+    if (closedNow !== lane.closed) {
+      lane.closed = closedNow;
+      this.sessionsVersion += 1;
+    }
   }
 
   /** Requests of the connection lane (no session) become spans from request to response. */
@@ -309,6 +372,11 @@ export class TraceModel {
         if (delta['type'] === BlockType.reasoning) text.reasoning += str(delta['text']) ?? '';
         return;
       }
+      case EventType.userMessage: {
+        const last = [...lane.turns.values()].pop();
+        if (last && last.prompt === undefined) last.prompt = blocksText(data['content']);
+        return;
+      }
       case EventType.assistantMessage: {
         const message = isObject(data['message']) ? data['message'] : {};
         const last = [...lane.turns.values()].pop();
@@ -346,6 +414,7 @@ export class TraceModel {
     if (!text) {
       text = {
         turn,
+        prompt: undefined,
         text: '',
         reasoning: '',
         chunks: 0,

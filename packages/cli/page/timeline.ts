@@ -1,10 +1,11 @@
 // The timeline: one lane per session (children nested under their parent), turns, steps, tool
-// calls, subagents and the connection's requests as spans on a shared time axis, invalid frames
-// as red marks. Spans are positioned in percent of the trace's duration, so zooming only widens
-// the track and the browser does the rest.
+// calls, subagents and the connection's requests as spans on a shared time axis with round ticks,
+// prompts, interrupts, closes and the runtime's exit as marks, invalid frames as red marks, and a
+// legend. Spans are positioned in percent of the trace's duration, so zooming only widens the
+// track and the browser does the rest.
 import { el, formatMs } from './dom.js';
 import { CONNECTION_LANE } from './model.js';
-import type { Lane, Span, TraceModel } from './model.js';
+import type { Lane, Mark, MarkKind, Span, TraceModel } from './model.js';
 
 export interface TimelineHandlers {
   /** A span or a mark was clicked: the row it starts at. */
@@ -14,9 +15,54 @@ export interface TimelineHandlers {
 }
 
 const MARK_BUCKETS = 400;
+/** A mark's width (styles.css `.tl-mark`). */
+const MARK_WIDTH_PX = 3;
+/** About this many ticks per view's width. */
 const TICKS = 8;
 const MAX_ZOOM = 256;
 const MAX_TICKS = 1024;
+
+const MARK_NAMES: Readonly<Record<MarkKind, string>> = {
+  prompt: 'prompt',
+  interrupt: 'interrupt',
+  close: 'close',
+  exit: 'runtime exit',
+};
+
+/**
+ * What the colours and shapes mean: [classes of the swatch, words]. A swatch's `sw-` classes are
+ * styled with the lanes' `tl-` ones, so it looks the same without matching the lanes' selectors.
+ */
+const LEGEND: readonly (readonly [string, string])[] = [
+  ['sw-span sw-turn sw-ok', 'turn completed'],
+  ['sw-span sw-turn sw-other', 'turn aborted / other end'],
+  ['sw-span sw-turn sw-error', 'turn failed'],
+  ['sw-span sw-turn sw-open', 'turn running'],
+  ['sw-span sw-step', 'step'],
+  ['sw-span sw-tool', 'tool call'],
+  ['sw-span sw-subagent', 'subagent'],
+  ['sw-span sw-request sw-ok', 'request → response'],
+  ['sw-invalid', 'invalid frame'],
+  ...(Object.entries(MARK_NAMES) as [MarkKind, string][]).map(
+    ([kind, name]) => [`sw-mark sw-mark-${kind}`, name] as const,
+  ),
+];
+
+/** The round step (1, 2 or 5 × 10ⁿ ms) nearest above `rough`. */
+export function roundStep(rough: number): number {
+  const power = 10 ** Math.floor(Math.log10(Math.max(rough, 1e-6)));
+  for (const factor of [1, 2, 5, 10]) if (power * factor >= rough) return power * factor;
+  return power * 10;
+}
+
+/** A tick's label, with as many decimals as its step needs. */
+function tickLabel(ms: number, step: number): string {
+  const inSeconds = step >= 1000;
+  const value = inSeconds ? ms / 1000 : ms;
+  const unitStep = inSeconds ? step / 1000 : step;
+  const decimals = Math.max(0, -Math.floor(Math.log10(unitStep) + 1e-9));
+  return `${value.toFixed(decimals)} ${inSeconds ? 's' : 'ms'}`;
+}
 
 export class TimelineView {
   readonly #model: TraceModel;
@@ -39,10 +85,20 @@ export class TimelineView {
     this.#cursor = el('div', { class: 'tl-cursor', hidden: '' });
     const zoomIn = el('button', { type: 'button', title: 'zoom in', 'data-zoom': '1' }, '+');
     const zoomOut = el('button', { type: 'button', title: 'zoom out', 'data-zoom': '-1' }, '−');
-    const zoomBar = el('div', { class: 'tl-zoom' }, zoomOut, zoomIn);
-    root.append(zoomBar, el('div', { class: 'tl-body' }, this.#labels, this.#tracks));
+    const fit = el(
+      'button',
+      { type: 'button', title: 'fit the whole trace', 'data-fit': '' },
+      'fit',
+    );
+    const zoomBar = el('div', { class: 'tl-zoom' }, zoomOut, zoomIn, fit);
+    root.append(
+      el('div', { class: 'tl-head' }, legend(), zoomBar),
+      el('div', { class: 'tl-body' }, this.#labels, this.#tracks),
+    );
     zoomBar.addEventListener('click', (event) => {
-      const step = (event.target as HTMLElement).dataset['zoom'];
+      const button = (event.target as HTMLElement).closest<HTMLElement>('button');
+      if (button?.dataset['fit'] !== undefined) this.fit();
+      const step = button?.dataset['zoom'];
       if (step !== undefined) this.#setZoom(this.#zoom * 2 ** Number(step));
     });
     this.#tracks.addEventListener('wheel', (event) => {
@@ -107,6 +163,12 @@ export class TimelineView {
     tracks.scrollLeft = focus * tracks.scrollWidth - tracks.clientWidth / 2;
   }
 
+  /** Shows the whole trace, start to end, in the view's width. */
+  fit(): void {
+    this.#applyZoom(1);
+    this.#tracks.scrollLeft = 0;
+  }
+
   /** Fits the time range [start, end] (ms) into the view, e.g. one session's activity. */
   focusRange(start: number, end: number): void {
     const duration = Math.max(this.#model.lastT, 0.001);
@@ -122,27 +184,35 @@ export class TimelineView {
     this.#inner.firstElementChild?.replaceWith(this.#axis(Math.max(this.#model.lastT, 0.001)));
   }
 
-  /** Zooms the timeline onto a lane's spans (the session's activity, its children's included). */
+  /** Zooms the timeline onto a lane's spans and marks (its children's included). */
   #focusLane(sessionId: string): void {
     let start = Infinity;
     let end = -Infinity;
     for (const id of this.#model.subtree(sessionId)) {
-      for (const span of this.#model.lanes.get(id)?.spans ?? []) {
+      const lane = this.#model.lanes.get(id);
+      for (const span of lane?.spans ?? []) {
         start = Math.min(start, span.start);
         end = Math.max(end, span.end ?? this.#model.lastT);
+      }
+      for (const mark of lane?.marks ?? []) {
+        start = Math.min(start, mark.t);
+        end = Math.max(end, mark.t);
       }
     }
     if (start <= end) this.focusRange(start, end);
   }
 
+  /** Ticks at round times (0, 50, 100 ms…), about {@link TICKS} per view's width. */
   #axis(duration: number): HTMLElement {
     const axis = el('div', { class: 'tl-lane tl-axis' });
-    const ticks = Math.min(MAX_TICKS, Math.round(TICKS * this.#zoom));
-    for (let i = 0; i <= ticks; i++) {
-      const tick = el('span', { class: 'tl-tick' }, formatMs((duration * i) / ticks));
-      tick.style.left = `${(i / ticks) * 100}%`;
+    const step = roundStep(Math.max(duration / (TICKS * this.#zoom), duration / MAX_TICKS));
+    for (let i = 0; i * step <= duration; i++) {
+      const ms = i * step;
+      const tick = el('span', { class: 'tl-tick', 'data-ms': String(ms) }, tickLabel(ms, step));
+      tick.style.left = `${(ms / duration) * 100}%`;
       axis.append(tick);
     }
+    axis.dataset['step'] = String(step);
     return axis;
   }
 
@@ -161,6 +231,11 @@ export class TimelineView {
     );
     label.style.paddingLeft = `${6 + depth * 14}px`;
     if (depth > 0) label.classList.add('tl-child');
+    if (lane.closed) {
+      label.classList.add('tl-closed');
+      label.dataset['closed'] = 'true';
+      label.lastElementChild!.textContent = `closed${turns > 0 ? ` · ${turns}` : ''}`;
+    }
     return label;
   }
 
@@ -184,7 +259,21 @@ export class TimelineView {
       mark.style.left = `${(first.frame.t / duration) * 100}%`;
       track.append(mark);
     }
+    for (const mark of lane.marks) track.append(this.#mark(mark, duration));
     return track;
+  }
+
+  #mark(mark: Mark, duration: number): HTMLElement {
+    const node = el('div', {
+      class: `tl-mark tl-mark-${mark.kind}`,
+      'data-mark': mark.kind,
+      title: `${MARK_NAMES[mark.kind]} · ${mark.label} · ${formatMs(mark.t)}`,
+    });
+    if (mark.row !== undefined) node.dataset['row'] = String(mark.row);
+    // Its width taken from the left in proportion, so a mark at the end (the exit) stays inside.
+    const fraction = Math.min(mark.t, duration) / duration;
+    node.style.left = `calc(${fraction * 100}% - ${fraction * MARK_WIDTH_PX}px)`;
+    return node;
   }
 
   #span(span: Span, duration: number): HTMLElement {
@@ -204,4 +293,16 @@ export class TimelineView {
     }
     return node;
   }
+}
+
+function legend(): HTMLElement {
+  const items = LEGEND.map(([swatch, words]) =>
+    el(
+      'span',
+      { class: 'tl-legend-item' },
+      el('span', { class: `tl-swatch ${swatch}`, 'aria-hidden': 'true' }),
+      words,
+    ),
+  );
+  return el('div', { class: 'tl-legend', 'aria-label': 'legend' }, ...items);
 }

@@ -27,18 +27,31 @@ export class VirtualList {
   readonly #pool: HTMLElement[] = [];
   #items: readonly number[] = [];
   #frame = 0;
+  /** Whether the view was at the end when last scrolled (by a person or by scrollToEnd). */
+  #following = false;
 
   constructor(root: HTMLElement, options: VirtualListOptions) {
     this.#root = root;
     this.#options = options;
     this.#spacer = el('div', { class: 'vl-spacer' });
     root.append(this.#spacer);
-    root.addEventListener('scroll', () => this.#schedule(), { passive: true });
+    root.addEventListener(
+      'scroll',
+      () => {
+        this.#following = this.isAtEnd();
+        this.#schedule();
+      },
+      { passive: true },
+    );
     root.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLElement>('.vl-row');
       if (row?.dataset['item'] !== undefined) options.onActivate(Number(row.dataset['item']));
     });
-    new ResizeObserver(() => this.#schedule()).observe(root);
+    // A list at its end stays there when the layout around it takes room (a banner, a lane).
+    new ResizeObserver(() => {
+      if (this.#following) root.scrollTop = root.scrollHeight;
+      this.#schedule();
+    }).observe(root);
   }
 
   /** The items shown, in order (indices into the caller's rows). */
@@ -62,7 +75,17 @@ export class VirtualList {
     return root.scrollTop + root.clientHeight >= root.scrollHeight - this.#options.rowHeight * 2;
   }
 
+  /**
+   * Whether the list keeps to its end: it was there when last scrolled (by a person or by
+   * {@link scrollToEnd}). The layout taking room from the list (a banner, a new lane) leaves this
+   * as it was, and the end in view.
+   */
+  isFollowing(): boolean {
+    return this.#following;
+  }
+
   scrollToEnd(): void {
+    this.#following = true;
     this.#root.scrollTop = this.#root.scrollHeight;
     this.renderNow();
   }

@@ -7,11 +7,13 @@ import { untilSignal } from './local-server.js';
 export const INSPECT_HELP = `Usage: dsh-sdk inspect [options] -- <runtime command> [args...]
 
 Starts the runtime behind the recording proxy, with this process as its client, and serves a live
-page on 127.0.0.1: the timeline updating as frames pass, a prompt box (text and an image file)
-and a session picker. The page's URL, printed on stdout, carries a random token that every
-request must present. With --provider and --model the runtime is initialized at once; otherwise
-the page asks. Ctrl-C shuts the runtime down (shutdown, stdin's end, SIGTERM, SIGKILL, each
-bounded) and stops.
+page on 127.0.0.1: the timeline updating as frames pass, a prompt box (text and an image file),
+a session picker with Interrupt and Close, the runtime's stderr, and the trace to download. The
+page's URL, printed on stdout, carries a random token that every request must present. With
+--provider and --model the runtime is initialized at once; otherwise the page asks. A runtime
+that cannot start or exits is reported on the page (exit code or signal, its stderr's tail) and
+here; the page's Restart starts a fresh one (its trace in FILE-2.ndjson, … with --out). Ctrl-C
+shuts the runtime down (shutdown, stdin's end, SIGTERM, SIGKILL, each bounded) and stops.
 
 Options:
   --provider NAME         initialize with this provider (with --model)
@@ -19,7 +21,7 @@ Options:
   --cwd DIR               the initialize cwd (default: the current directory)
   --reasoning-effort E    the initialize reasoningEffort
   --max-tokens N          the initialize maxTokens
-  --out FILE              also write the trace to FILE
+  --out FILE              also write the trace to FILE (a restarted runtime's: FILE-2, …)
   --port N                port to serve on (default 0: any free port)
   --max-frame-bytes N     longest line decoded by the recorder (default: the protocol's)
   -h, --help              show this help`;

@@ -1,19 +1,13 @@
-// The live inspector: the runtime behind the recording relay, this process as its client (the
-// generated client peer), and a page on 127.0.0.1 that watches the records as they are made and
-// sends prompts.
+// The live inspector: the runtime behind the recording relay (an InspectedRuntime, replaced by a
+// restart), this process as its client (the generated client peer), and a page on 127.0.0.1 that
+// watches the records and the runtime's stderr as they come, sends prompts and session actions,
+// and downloads the trace.
 import type { ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
-import {
-  HarnessSdkClientPeer,
-  JsonRpcLineTransport,
-  JsonRpcResponseError,
-  LATEST_PROTOCOL_VERSION,
-  TraceFileWriter,
-  TraceRecorder,
-} from '@dsh-sdk/protocol';
+import { basename, join, parse } from 'node:path';
+import { JsonRpcResponseError, LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
+import type { HarnessSdkClientPeer } from '@dsh-sdk/protocol';
 import type {
   InitializeParams,
-  InitializeResult,
   SdkEncodedImageBlock,
   ServerCapabilities,
   SdkPromptContentBlock,
@@ -22,8 +16,8 @@ import type {
 import { readJson, sendJson, startLocalServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
 import { renderLivePage } from './page-html.js';
-import { startRelay } from './relay.js';
-import type { Relay, RelayEnd } from './relay.js';
+import { describeEnd, InspectedRuntime } from './inspected-runtime.js';
+import type { RelayEnd } from './relay.js';
 
 /**
  * An action on one session, offered as a button when the runtime reports its capability in the
@@ -67,7 +61,6 @@ export interface InspectorOptions {
 }
 
 const BODY_LIMIT = 64 * 1024 * 1024;
-const STEP_TIMEOUT_MS = 2000;
 
 type Answer = { result: unknown } | { error: { code?: number; message: string; data?: unknown } };
 
@@ -95,53 +88,33 @@ function describeError(error: { message: string; data?: unknown }): string {
 
 export class Inspector {
   readonly #options: InspectorOptions;
-  readonly #records: string[] = [];
   readonly #watchers = new Set<ServerResponse>();
-  readonly #recorder: TraceRecorder;
-  readonly #writer: TraceFileWriter | undefined;
-  readonly #transport: JsonRpcLineTransport;
-  readonly #peer: HarnessSdkClientPeer;
-  readonly #relay: Relay;
+  #runtime: InspectedRuntime;
+  /** Which runtime process this is: 1, then one more per restart. */
+  #generation = 1;
+  #restarting: Promise<Answer> | undefined;
   #server: LocalServer | undefined;
-  #initialized: InitializeResult | undefined;
-  #end: RelayEnd | undefined;
   #error: string | undefined;
 
   constructor(options: InspectorOptions) {
     this.#options = options;
-    this.#writer =
-      options.out === undefined
-        ? undefined
-        : new TraceFileWriter(options.out, {
-            onError: (error) =>
-              options.log(`recording to ${options.out} stopped: ${error.message}`),
-          });
-    this.#recorder = new TraceRecorder({
-      write: (record) => this.#addRecord(record),
-      recorder: 'dsh-sdk inspect',
-      command: [options.program, ...options.args],
-      ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),
-    });
-    const toRuntime = new PassThrough();
-    const fromRuntime = new PassThrough();
-    this.#relay = startRelay({
-      program: options.program,
-      args: options.args,
-      clientInput: toRuntime,
-      clientOutput: fromRuntime,
-      endClientOutput: true,
-      recorder: this.#recorder,
-      stderr: 'pipe',
-    });
-    this.#relay.child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    this.#transport = new JsonRpcLineTransport({ input: fromRuntime, output: toRuntime });
-    this.#peer = new HarnessSdkClientPeer(this.#transport.start());
-    void this.#relay.ended.then((end) => {
-      this.#end = end;
-      if (end.spawnError)
-        this.#error = `cannot start ${options.program}: ${end.spawnError.message}`;
-      this.#transport.close('the runtime exited');
-      this.#broadcastState();
+    this.#runtime = this.#launch();
+  }
+
+  #launch(): InspectedRuntime {
+    const { program, args, out, maxFrameBytes, log } = this.#options;
+    const generation = this.#generation;
+    // A process replaced by a restart no longer speaks to the page.
+    const current = (): boolean => generation === this.#generation;
+    return new InspectedRuntime({
+      program,
+      args,
+      ...(out === undefined ? {} : { out: tracePathFor(out, generation) }),
+      ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
+      log,
+      onRecord: (record) => current() && this.#send('record', record),
+      onStderr: (text) => current() && this.#send('stderr', JSON.stringify(text)),
+      onEnd: () => current() && this.#broadcastState(),
     });
   }
 
@@ -163,6 +136,7 @@ export class Inspector {
           this.#watch(response);
         },
         '/state': (_request, response) => sendJson(response, 200, this.#state()),
+        '/trace': (_request, response) => this.#sendTrace(response),
         '/initialize': async (request, response) => {
           const params = (await readJson(request, BODY_LIMIT)) as InitializeParams;
           sendJson(response, 200, await this.initialize(params));
@@ -178,6 +152,7 @@ export class Inspector {
           };
           sendJson(response, 200, await this.#action(body));
         },
+        '/restart': async (_request, response) => sendJson(response, 200, await this.restart()),
       },
       this.#options.port ?? 0,
     );
@@ -187,47 +162,57 @@ export class Inspector {
 
   /** The handshake; asks for the latest protocol version unless `params` name one. */
   async initialize(params: InitializeParams): Promise<Answer> {
+    const runtime = this.#runtime;
     try {
       const versioned = { protocolVersion: LATEST_PROTOCOL_VERSION, ...params };
-      this.#initialized = await this.#peer.initialize(versioned);
+      runtime.initialized = await runtime.peer.initialize(versioned);
       this.#error = undefined;
-      return { result: this.#initialized };
+      return { result: runtime.initialized };
     } catch (error) {
       const answer = errorAnswer(error);
-      if ('error' in answer) this.#error = `initialize failed: ${describeError(answer.error)}`;
+      // A runtime that is gone says so in its own banner; this is for a refused handshake.
+      if ('error' in answer && runtime.end === undefined) {
+        this.#error = `initialize failed: ${describeError(answer.error)}`;
+      }
       return answer;
     } finally {
       this.#broadcastState();
     }
   }
 
-  /** Shuts the runtime down, each step bounded: shutdown, stdin's end, SIGTERM, SIGKILL. */
+  /**
+   * Stops the runtime (if it still runs) and starts a fresh one, initialized again with the
+   * command line's params when there were some. The pages reload onto the new process's trace.
+   */
+  restart(): Promise<Answer> {
+    this.#restarting ??= (async (): Promise<Answer> => {
+      await this.#runtime.stop();
+      this.#generation += 1;
+      this.#error = undefined;
+      // The pages reload first, so they read the new process's trace from its header on.
+      this.#send('reset', JSON.stringify({ generation: this.#generation }));
+      this.#runtime = this.#launch();
+      const { out, log } = this.#options;
+      const recording =
+        out === undefined ? '' : `, recording to ${tracePathFor(out, this.#generation)}`;
+      log(`restarted the runtime (pid ${this.#runtime.pid ?? 'none'})${recording}`);
+      if (this.#options.initialize) await this.initialize(this.#options.initialize);
+      return { result: { pid: this.#runtime.pid ?? null, generation: this.#generation } };
+    })().finally(() => (this.#restarting = undefined));
+    return this.#restarting;
+  }
+
+  /** Shuts the runtime down (see {@link InspectedRuntime.stop}) and stops serving. */
   async stop(): Promise<RelayEnd> {
-    const { child } = this.#relay;
-    const exited = (ms: number): Promise<boolean> =>
-      Promise.race([
-        this.#relay.ended.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
-      ]);
-    if (this.#end === undefined && this.#initialized) {
-      await this.#peer.shutdown({ timeoutMs: STEP_TIMEOUT_MS }).catch(() => undefined);
-    }
-    this.#transport.close('the inspector is stopping');
-    child.stdin?.end();
-    if (!(await exited(STEP_TIMEOUT_MS))) child.kill('SIGTERM');
-    if (!(await exited(STEP_TIMEOUT_MS))) child.kill('SIGKILL');
-    const end = await this.#relay.ended;
-    this.#recorder.finish({ exitCode: end.exitCode, signal: end.signal });
-    this.#writer?.close();
+    await this.#restarting?.catch(() => undefined);
+    const end = await this.#runtime.stop();
     for (const watcher of this.#watchers) watcher.end();
     await this.#server?.close();
     return end;
   }
 
-  #addRecord(record: string): void {
-    this.#records.push(record);
-    this.#writer?.write(record);
-    for (const watcher of this.#watchers) watcher.write(`event: record\ndata: ${record}\n\n`);
+  #send(event: string, data: string): void {
+    for (const watcher of this.#watchers) watcher.write(`event: ${event}\ndata: ${data}\n\n`);
   }
 
   #watch(response: ServerResponse): void {
@@ -236,36 +221,57 @@ export class Inspector {
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    const history = this.#records.map((record) => `event: record\ndata: ${record}\n\n`).join('');
-    response.write(history);
-    response.write(`event: state\ndata: ${JSON.stringify(this.#state())}\n\n`);
+    const runtime = this.#runtime;
+    const history = runtime.records.map((record) => `event: record\ndata: ${record}\n\n`);
+    if (runtime.stderr !== '') {
+      history.push(`event: stderr\ndata: ${JSON.stringify(runtime.stderr)}\n\n`);
+    }
+    history.push(`event: state\ndata: ${JSON.stringify(this.#state())}\n\n`);
+    response.write(history.join(''));
     this.#watchers.add(response);
     response.on('close', () => this.#watchers.delete(response));
   }
 
+  /** The current process's trace so far, as a file to save. */
+  #sendTrace(response: ServerResponse): void {
+    const { records } = this.#runtime;
+    response.writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `attachment; filename="${traceFileName(this.#options.program, this.#generation)}"`,
+      'cache-control': 'no-store',
+    });
+    response.end(records.length === 0 ? '' : `${records.join('\n')}\n`);
+  }
+
   #state(): Record<string, unknown> {
-    const capabilities = this.#initialized?.capabilities;
+    const runtime = this.#runtime;
+    const { initialized, end } = runtime;
+    const capabilities = initialized?.capabilities;
     const actions = SESSION_ACTIONS.filter((a) => capabilities?.[a.capability] === true).map(
       ({ name, label }) => ({ name, label }),
     );
     return {
-      initialized: this.#initialized !== undefined,
-      ...(this.#initialized ? this.#initialized : {}),
+      initialized: initialized !== undefined,
+      ...(initialized ?? {}),
       actions,
       runtime: {
-        running: this.#end === undefined,
-        exitCode: this.#end?.exitCode ?? null,
-        signal: this.#end?.signal ?? null,
+        running: end === undefined,
+        pid: runtime.pid ?? null,
+        generation: this.#generation,
+        exitCode: end?.exitCode ?? null,
+        signal: end?.signal ?? null,
+        ...(end === undefined ? {} : { ended: describeEnd(end) }),
+        ...(end?.spawnError ? { spawnError: end.spawnError.message } : {}),
       },
       ...(this.#error === undefined ? {} : { error: this.#error }),
       defaults: this.#options.defaults,
       command: [this.#options.program, ...this.#options.args],
+      traceFile: traceFileName(this.#options.program, this.#generation),
     };
   }
 
   #broadcastState(): void {
-    const event = `event: state\ndata: ${JSON.stringify(this.#state())}\n\n`;
-    for (const watcher of this.#watchers) watcher.write(event);
+    this.#send('state', JSON.stringify(this.#state()));
   }
 
   async #prompt(body: PromptRequest): Promise<Answer> {
@@ -279,7 +285,7 @@ export class Inspector {
       contentBlocks.push(image as SdkEncodedImageBlock);
     }
     try {
-      const result = await this.#peer.sessionPrompt({
+      const result = await this.#runtime.peer.sessionPrompt({
         sessionId: String(body.sessionId ?? ''),
         contentBlocks,
       });
@@ -293,11 +299,23 @@ export class Inspector {
     const action = SESSION_ACTIONS.find((a) => a.name === body.name);
     if (!action) return { error: { message: `no action ${String(body.name)}` } };
     try {
-      return { result: await action.run(this.#peer, String(body.sessionId ?? '')) };
+      return { result: await action.run(this.#runtime.peer, String(body.sessionId ?? '')) };
     } catch (error) {
       return errorAnswer(error);
     }
   }
+}
+
+/** `--out FILE` holds the first process's trace; a restart's goes next to it (`x-2.ndjson`). */
+export function tracePathFor(out: string, generation: number): string {
+  if (generation === 1) return out;
+  const { dir, name, ext } = parse(out);
+  return join(dir, `${name}-${generation}${ext}`);
+}
+
+function traceFileName(program: string, generation: number): string {
+  const name = basename(program).replace(/[^\w.-]+/g, '_') || 'runtime';
+  return `${name}${generation === 1 ? '' : `-${generation}`}.trace.ndjson`;
 }
 
 interface PromptRequest {

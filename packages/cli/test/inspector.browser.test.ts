@@ -1,24 +1,32 @@
 // dsh-sdk inspect against both reference runtimes, in a real headless Chromium: the token guard,
 // then a person's session: type a prompt, watch the reply stream in, send an image to the same
-// session, and check what the page shows element by element. A console error fails the test.
+// session, interrupt and close the session just prompted, download the trace, and check what the
+// page shows element by element. Then runtimes that fail: a command that does not exist, and one
+// that dies mid-turn and is restarted. A console error fails the test.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Method } from '@dsh-sdk/protocol';
+import type { TraceRecord } from '@dsh-sdk/protocol';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { errorsOf, launchBrowser } from './helpers/browser.js';
 import type { TestBrowser } from './helpers/browser.js';
 import {
   DSH_SDK,
+  FIXTURES,
   framesOf,
   PY_RUNTIME,
   readTraceFile,
   tempDir,
   TS_RUNTIME,
 } from './helpers/cli.js';
+
+/** A runtime that answers initialize, then dies (exit 3) on a prompt saying "crash". */
+const DIES_MID_TURN = join(FIXTURES, 'dies-mid-turn.mjs');
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -31,6 +39,8 @@ interface Started {
   readonly url: URL;
   readonly trace: string;
   readonly exited: Promise<{ code: number | null; stderr: string }>;
+  /** Resolves with the inspector's stderr (the terminal) once it holds `text`. */
+  readonly printed: (text: string) => Promise<string>;
 }
 
 async function startInspector(
@@ -49,15 +59,36 @@ async function startInspector(
     },
   );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const waiting = new Set<() => void>();
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const check of waiting) check();
+  });
   const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
     child.on('close', (code) => resolve({ code, stderr })),
   );
+  const printed = (text: string): Promise<string> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (!stderr.includes(text)) return;
+        waiting.delete(check);
+        resolve(stderr);
+      };
+      waiting.add(check);
+      check();
+    });
   const firstLine = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('close', () => reject(new Error(`inspect exited early: ${stderr}`)));
   });
-  return { child, url: new URL(firstLine), trace, exited };
+  return { child, url: new URL(firstLine), trace, exited, printed };
+}
+
+/** Stops an inspector (Ctrl-C's signal) and waits for it and its runtime to be gone. */
+async function stopInspector(started: Started | undefined): Promise<void> {
+  if (!started) return;
+  started.child.kill('SIGTERM');
+  await started.exited;
 }
 
 function get(url: URL, host?: string): Promise<number> {
@@ -75,6 +106,26 @@ function get(url: URL, host?: string): Promise<number> {
 async function logged(page: Page, line: string): Promise<void> {
   await page.locator('#prompt-log li', { hasText: line }).first().waitFor();
   expect(await page.locator('#prompt-log li', { hasText: line }).first().textContent()).toBe(line);
+}
+
+/** Waits until the list has scrolled to show its last frame: it follows the frames as they come. */
+async function lastFrameInView(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const list = document.getElementById('list')!;
+    const last = String(Number(document.querySelector('#stats')!.getAttribute('data-frames')) - 1);
+    const view = list.getBoundingClientRect();
+    return (
+      list.scrollTop > 0 &&
+      [...list.querySelectorAll('.vl-row:not([hidden])')].some((row) => {
+        const box = row.getBoundingClientRect();
+        return (
+          row.querySelector('.c-seq')?.textContent === last &&
+          box.top >= view.top - 1 &&
+          box.bottom <= view.bottom + 1
+        );
+      })
+    );
+  });
 }
 
 /** Records every distinct text the session's streamed-text element shows, from now on. */
@@ -103,7 +154,7 @@ describe.each([
     [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
   });
   afterAll(async () => {
-    inspector?.child.kill('SIGTERM');
+    await stopInspector(inspector);
     await browser?.close();
   });
 
@@ -200,6 +251,9 @@ describe.each([
       await page.$$eval(`.tl-lane[data-session="${sessionId}"] .tl-turn.tl-ok`, (n) => n.length),
     ).toBe(2);
 
+    // The frame list followed the frames as they came.
+    await lastFrameInView(page);
+
     // The list shows every frame recorded so far, and the prompts' frames carry what was sent.
     await page.selectOption('#filter-method', Method.sessionPrompt);
     expect(
@@ -247,36 +301,86 @@ describe.each([
     [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
   });
   afterAll(async () => {
-    inspector?.child.kill('SIGTERM');
+    await stopInspector(inspector);
     await browser?.close();
   });
 
-  test('Interrupt stops a paced turn, Close disposes the session, again finds nothing', async () => {
+  test('Interrupt and Close reach the session just prompted; its lane marks both; the trace downloads', async () => {
     const page = await browser.newPage();
     await page.goto(inspector.url.href);
     await page.waitForSelector('#live-status[data-state="ready"]');
     const sessionId = await page.inputValue('#prompt-new-session');
-    // 50 ms before each of some 40 pieces: seconds of streaming, stopped after the first ones.
-    await page.fill('#prompt-text', `stream this slowly: ${'many words, '.repeat(50)}`);
+    // 100 ms before each of some 40 pieces: seconds of streaming, stopped after the first ones.
+    const text = `stream this slowly: ${'many words, '.repeat(50)}`;
+    await page.fill('#prompt-text', text);
     await page.click('#prompt-send');
+    // The prompted session is the picked one at once: no picking it by hand to stop it.
+    expect(await page.inputValue('#prompt-session')).toBe(sessionId);
+    expect(await page.isHidden('#prompt-new-session')).toBe(true);
     await page.waitForFunction(
       () =>
         (document.querySelector('#detail [data-testid="streamed-text"]')?.textContent ?? '') !== '',
     );
-    await page.selectOption('#prompt-session', sessionId);
+    // The reply streams under its prompt.
+    expect(
+      await page.$$eval('#detail .turn[data-turn="0"] pre', (n) =>
+        n.map((x) => x.getAttribute('data-testid')),
+      ),
+    ).toEqual(['turn-prompt', 'streamed-text']);
+    expect(await page.textContent('#detail [data-testid="turn-prompt"]')).toBe(text);
     await page.click('#session-actions button[data-action="interrupt"]');
     await logged(page, `${sessionId}: {"found":true,"wasRunning":true}`);
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · aborted")`);
     const streamed = await page.textContent(
       '#detail .turn[data-turn="0"] [data-testid="streamed-text"]',
     );
-    expect(streamed!.length).toBeLessThan(
-      `Echo: stream this slowly: ${'many words, '.repeat(50)}`.length,
-    );
+    expect(streamed!.length).toBeLessThan(`Echo: ${text}`.length);
+    const lane = `.tl-lane[data-session="${sessionId}"]`;
+    await page.waitForSelector(`${lane} .tl-turn.tl-other`);
+    const marks = (): Promise<(string | undefined)[]> =>
+      page.$$eval(`${lane} .tl-mark`, (n) => n.map((x) => (x as HTMLElement).dataset['mark']));
+    expect(await marks()).toEqual(['prompt', 'interrupt']);
+
     await page.click('#session-actions button[data-action="close"]');
     await logged(page, `${sessionId}: {"found":true}`);
+    // Closed: marked on its lane, its label and in the picker, which still has it picked.
+    await page.waitForSelector(`.tl-label[data-session="${sessionId}"][data-closed="true"]`);
+    expect(await marks()).toEqual(['prompt', 'interrupt', 'close']);
+    expect(await page.inputValue('#prompt-session')).toBe(sessionId);
+    expect(
+      await page.textContent(`#prompt-session option[value="${sessionId}"][data-closed="true"]`),
+    ).toBe(`${sessionId} (closed)`);
     await page.click('#session-actions button[data-action="close"]');
     await logged(page, `${sessionId}: {"found":false}`);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll(n).length === 4,
+      `${lane} .tl-mark`,
+    );
+
+    // The trace downloads from the page: what the page shows, as NDJSON.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#trace-download'),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.trace\.ndjson$/);
+    const records = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TraceRecord);
+    expect(records[0]).toMatchObject({ type: 'header', recorder: 'dsh-sdk inspect' });
+    const frames = framesOf(records);
+    // The page has every frame of the file, and no other (the last may still be on its way).
+    await page.waitForSelector(`#stats[data-frames="${frames.length}"]`);
+    expect(
+      frames
+        .filter((f) => f.kind === 'request' && f.method?.startsWith('session/'))
+        .map((f) => f.method),
+    ).toEqual([
+      Method.sessionPrompt,
+      Method.sessionInterrupt,
+      Method.sessionClose,
+      Method.sessionClose,
+    ]);
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
@@ -337,5 +441,136 @@ describe('dsh-sdk inspect without a route', () => {
       await inspector.exited;
       await browser.close();
     }
+  });
+});
+
+describe('a runtime that fails', () => {
+  let browser: TestBrowser;
+  let inspector: Started | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await stopInspector(inspector);
+    inspector = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('a command that does not exist: the page and the terminal say ENOENT, nothing can be sent', async () => {
+    const missing = join(tempDir(), 'no-such-runtime');
+    inspector = await startInspector(missing);
+    // The terminal says so at once, not only the page.
+    await inspector.printed(`dsh-sdk inspect: cannot start ${missing}: spawn ${missing} ENOENT\n`);
+    const page = await browser.newPage();
+    await page.goto(inspector.url.href);
+    await page.waitForSelector('#runtime-banner:not([hidden])');
+    expect(await page.textContent('#runtime-banner-title')).toBe(
+      `The runtime (${missing}) could not be started: spawn ${missing} ENOENT. Restart it to go on.`,
+    );
+    expect(await page.getAttribute('#runtime-banner', 'data-spawn-error')).toBe(
+      `spawn ${missing} ENOENT`,
+    );
+    expect(await page.getAttribute('#live-status', 'data-state')).toBe('exited');
+    expect(await page.textContent('#live-status')).toContain('not started');
+    // The handshake never happened: its form stays, with its button off; no error of its own.
+    expect(await page.isVisible('#init-form')).toBe(true);
+    expect(await page.isDisabled('#init-send')).toBe(true);
+    expect(await page.textContent('#live-error')).toBe('');
+    expect(await page.isVisible('#runtime-restart')).toBe(true);
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('a runtime that dies mid-turn: exit code and stderr shown, Send off; restart brings a fresh one', async () => {
+    inspector = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
+    const command = `${process.execPath} ${DIES_MID_TURN}`;
+    const page = await browser.newPage();
+    await page.goto(inspector.url.href);
+    await page.waitForSelector('#live-status[data-state="ready"]');
+    expect(await page.isHidden('#runtime-banner')).toBe(true);
+    const firstPid = (await page.getAttribute('#live-status', 'data-pid'))!;
+    expect(firstPid).toMatch(/^\d+$/);
+    // Its stderr shows in the pane as it comes.
+    await page.waitForSelector('#stderr-pane[data-lines="1"]');
+    const sessionId = await page.inputValue('#prompt-new-session');
+    await page.fill('#prompt-text', `please crash ${'after these words, '.repeat(20)}`);
+    await page.click('#prompt-send');
+
+    await page.waitForSelector('#runtime-banner:not([hidden])');
+    expect(await page.getAttribute('#runtime-banner', 'data-exit-code')).toBe('3');
+    expect(await page.textContent('#runtime-banner-title')).toBe(
+      `The runtime (${command}) exited with code 3. Restart it to go on.`,
+    );
+    const stderr = [
+      `dies-mid-turn: started, pid ${firstPid}`,
+      'dies-mid-turn: working on the prompt',
+      'fatal: the fixture runtime dies mid-turn',
+    ];
+    await page.waitForSelector('#stderr-pane[data-lines="3"]');
+    expect(await page.textContent('#runtime-banner-tail')).toBe(stderr.join('\n'));
+    await page.click('#stderr-pane summary');
+    expect(await page.isVisible('#stderr-text')).toBe(true);
+    expect(await page.textContent('#stderr-text')).toBe(`${stderr.join('\n')}\n`);
+    // Nothing more can be sent to it.
+    expect(await page.isDisabled('#prompt-send')).toBe(true);
+    expect(await page.isDisabled('#session-actions button[data-action="interrupt"]')).toBe(true);
+    // The timeline: the turn left open, the exit marked; the terminal has both the runtime's
+    // stderr and how it ended.
+    await page.waitForSelector('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]');
+    expect(
+      await page.getAttribute('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]', 'title'),
+    ).toMatch(/^runtime exit · the runtime exited \(3\) · /);
+    expect(
+      await page.$$eval(`.tl-lane[data-session="${sessionId}"] .tl-turn`, (n) =>
+        n.map((x) => x.className),
+      ),
+    ).toEqual(['tl-span tl-turn tl-open']);
+    expect(await page.textContent('#stats')).toContain('exit 3');
+    await page.waitForSelector(
+      `#detail .turn[data-turn="0"] h3:text("Turn 0 · unfinished (the runtime exited)")`,
+    );
+    // The banner took room from the frame list, which still shows its last frame.
+    await lastFrameInView(page);
+    const terminal = await inspector.printed('dsh-sdk inspect: the runtime exited with code 3\n');
+    expect(terminal).toContain('fatal: the fixture runtime dies mid-turn\n');
+
+    // Restart: the page comes back onto a fresh process, initialized again, and Send works.
+    await page.click('#runtime-restart');
+    await page.waitForFunction((pid) => {
+      const status = document.querySelector('#live-status');
+      return (
+        status?.getAttribute('data-state') === 'ready' && status.getAttribute('data-pid') !== pid
+      );
+    }, firstPid);
+    expect(await page.isHidden('#runtime-banner')).toBe(true);
+    expect(await page.isEnabled('#prompt-send')).toBe(true);
+    // The new process's trace only: its handshake.
+    await page.waitForSelector('#stats[data-frames="2"]');
+    expect(await page.locator('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]').count()).toBe(
+      0,
+    );
+    await page.fill('#prompt-text', 'hello again');
+    await page.click('#prompt-send');
+    await logged(page, `${sessionId}: {"messageId":"${sessionId}/m1"}`);
+    await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · completed")`);
+    expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
+      'Echo: hello again',
+    );
+    const secondPid = (await page.getAttribute('#live-status', 'data-pid'))!;
+    const secondTrace = inspector.trace.replace(/\.ndjson$/, '-2.ndjson');
+    await inspector.printed(
+      `dsh-sdk inspect: restarted the runtime (pid ${secondPid}), recording to ${secondTrace}\n`,
+    );
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+
+    // Each process has its trace: the first ends with exit 3, the second is recorded beside it.
+    await stopInspector(inspector);
+    expect(readTraceFile(inspector.trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 3 });
+    const second = readTraceFile(secondTrace);
+    expect(second[0]).toMatchObject({ type: 'header' });
+    expect(second.at(-1)).toMatchObject({ type: 'exit', exitCode: 0 });
   });
 });

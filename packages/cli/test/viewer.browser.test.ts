@@ -236,9 +236,10 @@ describe.each([
   ['Python', PY_RUNTIME],
 ])('an interrupted turn recorded from the %s reference runtime', (_name, runtime) => {
   let html: string;
+  let trace: string;
   let frames: TraceFrame[];
   beforeAll(async () => {
-    const trace = await recordInterruptedTrace(runtime);
+    trace = await recordInterruptedTrace(runtime);
     frames = framesOf(readTraceFile(trace));
     html = await viewTrace(trace);
   });
@@ -278,6 +279,120 @@ describe.each([
     expect(JSON.parse((await page.textContent('[data-testid="frame-json"]'))!)).toEqual(
       answer.json,
     );
+  });
+
+  test('its lane marks the prompt, the interrupt and the close, the connection the exit, as the legend says', async () => {
+    const page = await open(html);
+    const marks = await page.$$eval('.tl-lane[data-session="s1"] .tl-mark', (nodes) =>
+      nodes.map((n) => (n as HTMLElement).dataset['mark']),
+    );
+    expect(marks).toEqual(['prompt', 'interrupt', 'close']);
+    expect(await page.getAttribute('.tl-label[data-session="s1"]', 'data-closed')).toBe('true');
+    expect(await page.textContent('.tl-label[data-session="s1"] .tl-label-meta')).toBe(
+      'closed · 1',
+    );
+    const exit = '.tl-lane[data-session=""] .tl-mark[data-mark="exit"]';
+    expect(await page.getAttribute(exit, 'title')).toMatch(
+      /^runtime exit · the runtime exited \(0\) · /,
+    );
+    // A mark is the frame it stands for: clicking it shows that request.
+    const close = frames.find((f) => f.kind === 'request' && f.method === Method.sessionClose)!;
+    await page.click('.tl-lane[data-session="s1"] .tl-mark[data-mark="close"]');
+    expect(await page.getAttribute('#detail', 'data-showing')).toBe(`frame:${close.seq}`);
+
+    // The legend names every kind of span and mark, drawn as the lanes draw them.
+    const legend = await page.$$eval('.tl-legend .tl-legend-item', (nodes) =>
+      nodes.map((n) => n.textContent),
+    );
+    expect(legend).toEqual([
+      'turn completed',
+      'turn aborted / other end',
+      'turn failed',
+      'turn running',
+      'step',
+      'tool call',
+      'subagent',
+      'request → response',
+      'invalid frame',
+      'prompt',
+      'interrupt',
+      'close',
+      'runtime exit',
+    ]);
+    const colour = (selector: string): Promise<string> =>
+      page.$eval(selector, (n) => getComputedStyle(n).backgroundColor);
+    for (const [swatch, drawn] of [
+      ['.sw-mark-prompt', '.tl-lane .tl-mark-prompt'],
+      ['.sw-mark-interrupt', '.tl-lane .tl-mark-interrupt'],
+      ['.sw-mark-close', '.tl-lane .tl-mark-close'],
+      ['.sw-mark-exit', '.tl-lane .tl-mark-exit'],
+      ['.sw-turn.sw-other', '.tl-lane .tl-turn.tl-other'],
+      ['.sw-step', '.tl-lane .tl-step'],
+      ['.sw-request.sw-ok', '.tl-lane .tl-request.tl-ok'],
+    ]) {
+      expect(await colour(swatch!), swatch).toBe(await colour(drawn!));
+    }
+  });
+
+  test('the axis ticks at round times; zoom refines them, and fit shows the whole trace again', async () => {
+    const page = await open(html);
+    const axis = (): Promise<{ step: number; ticks: { ms: number; label: string }[] }> =>
+      page.$eval('.tl-axis', (node) => ({
+        step: Number((node as HTMLElement).dataset['step']),
+        ticks: [...node.querySelectorAll<HTMLElement>('.tl-tick')].map((t) => ({
+          ms: Number(t.dataset['ms']),
+          label: t.textContent ?? '',
+        })),
+      }));
+    const duration = Math.max(...readTraceFile(trace).map((r) => ('t' in r ? r.t : 0)));
+    const checkRound = ({ step, ticks }: Awaited<ReturnType<typeof axis>>): void => {
+      const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
+      expect(
+        [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6),
+        `step ${step}`,
+      ).toBe(true);
+      expect(ticks.length).toBe(Math.floor(duration / step + 1e-9) + 1);
+      ticks.forEach(({ ms, label }, i) => {
+        expect(ms).toBeCloseTo(i * step, 6);
+        const [value, unit] = label.split(' ');
+        expect(['ms', 's']).toContain(unit);
+        expect(Number(value) * (unit === 's' ? 1000 : 1)).toBeCloseTo(ms, 6);
+      });
+    };
+    const whole = await axis();
+    checkRound(whole);
+    // About 8 ticks across the view.
+    expect(whole.ticks.length).toBeGreaterThanOrEqual(4);
+    expect(whole.ticks.length).toBeLessThanOrEqual(10);
+
+    const widths = () =>
+      page.evaluate(() => ({
+        inner: document.querySelector('.tl-inner')!.getBoundingClientRect().width,
+        tracks: document.querySelector('.tl-tracks')!.clientWidth,
+        scrollLeft: document.querySelector('.tl-tracks')!.scrollLeft,
+      }));
+    await page.click('.tl-zoom button[data-zoom="1"]');
+    await page.click('.tl-zoom button[data-zoom="1"]');
+    const zoomed = await axis();
+    checkRound(zoomed);
+    expect(zoomed.step).toBeLessThan(whole.step);
+    expect((await widths()).inner).toBeGreaterThan((await widths()).tracks * 3.5);
+
+    await page.click('.tl-zoom button[data-fit]');
+    const fitted = await widths();
+    expect(Math.abs(fitted.inner - fitted.tracks)).toBeLessThanOrEqual(1);
+    expect(fitted.scrollLeft).toBe(0);
+    expect(await axis()).toEqual(whole);
+    // Everything drawn is in view: the exit, the last thing, included.
+    const { right, last } = await page.evaluate(() => ({
+      right: document.querySelector('.tl-tracks')!.getBoundingClientRect().right,
+      last: Math.max(
+        ...[...document.querySelectorAll('.tl-span, .tl-mark')].map(
+          (n) => n.getBoundingClientRect().right,
+        ),
+      ),
+    }));
+    expect(last).toBeLessThanOrEqual(right + 1);
   });
 });
 

@@ -118,7 +118,8 @@ export async function viewTrace(trace: string): Promise<string> {
 
 /**
  * An interrupted turn, recorded by the proxy: the runtime streams a chunk every 50 ms; once the
- * first chunk has come, `session/interrupt` stops the turn, which ends `aborted`.
+ * first chunk has come, `session/interrupt` stops the turn, which ends `aborted`; then
+ * `session/close` disposes the session.
  */
 export async function recordInterruptedTrace(runtime: string): Promise<string> {
   const trace = join(tempDir(), 'interrupted.trace.ndjson');
@@ -149,6 +150,7 @@ export async function recordInterruptedTrace(runtime: string): Promise<string> {
   const answer = await peer.sessionInterrupt({ sessionId: 's1' });
   if (!answer.wasRunning) throw new Error('the turn was over before the interrupt');
   await turnOver;
+  await peer.sessionClose({ sessionId: 's1' });
   await peer.shutdown();
   const code = await exited;
   if (code !== 0) throw new Error(`the proxy exited ${code}`);
