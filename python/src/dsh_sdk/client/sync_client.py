@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES, LATEST_PROTOCOL_VERSION
 from dsh_sdk._gen.models import (
+    InitializeParams,
     ServerCapabilities,
     ServerInfo,
     SessionCloseResult,
@@ -17,12 +20,19 @@ from dsh_sdk._gen.models import (
     SessionPromptParams,
     SessionPromptResult,
 )
+from dsh_sdk.client.connection_trace import TraceOptions
 from dsh_sdk.client.content import PromptInput
 from dsh_sdk.client.errors import RuntimeExit
-from dsh_sdk.client.harness_client import HarnessClient
-from dsh_sdk.client.notifications import HarnessNotification
+from dsh_sdk.client.harness_client import (
+    DEFAULT_INITIALIZE_TIMEOUT,
+    DEFAULT_REQUEST_TIMEOUT,
+    HarnessClient,
+)
+from dsh_sdk.client.notifications import HarnessNotification, NotificationListener
 from dsh_sdk.client.run_tracker import RunResult
 from dsh_sdk.client.shutdown_ladder import DEFAULT_SHUTDOWN_STEP_TIMEOUT, ShutdownReport
+from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
+from dsh_sdk.diagnostics import DiagnosticObserver
 
 __all__ = ["SyncHarnessClient", "SyncRunStream"]
 
@@ -113,12 +123,44 @@ class SyncHarnessClient:
         self._report: ShutdownReport | None = None
 
     @classmethod
-    def spawn(cls, **options: Any) -> SyncHarnessClient:
+    def spawn(
+        cls,
+        *,
+        initialize: InitializeParams,
+        command: Sequence[str | os.PathLike[str]] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str | None] | None = None,
+        initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+        on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+        stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        protocol_version: int | None = LATEST_PROTOCOL_VERSION,
+        trace: str | os.PathLike[str] | TraceOptions | None = None,
+    ) -> SyncHarnessClient:
         """Starts a runtime and performs the handshake; takes the options of
         `HarnessClient.spawn`."""
         thread = _LoopThread()
         try:
-            client = thread.call(HarnessClient.spawn(**options))
+            client = thread.call(
+                HarnessClient.spawn(
+                    initialize=initialize,
+                    command=command,
+                    cwd=cwd,
+                    env=env,
+                    initialize_timeout=initialize_timeout,
+                    request_timeout=request_timeout,
+                    on_diagnostic=on_diagnostic,
+                    on_notification=on_notification,
+                    on_stderr=on_stderr,
+                    stderr_tail_bytes=stderr_tail_bytes,
+                    max_frame_bytes=max_frame_bytes,
+                    protocol_version=protocol_version,
+                    trace=trace,
+                )
+            )
         except BaseException:
             thread.stop()
             raise
