@@ -58,7 +58,12 @@ from dsh_sdk.client.shutdown_ladder import (
     ShutdownStepReport,
 )
 from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
-from dsh_sdk.client.sync_client import SyncHarnessClient, SyncRunStream
+from dsh_sdk.client.sync_client import (
+    SyncHarnessClient,
+    SyncRunHandle,
+    SyncRunStream,
+    SyncTextStream,
+)
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
 from dsh_sdk.peer_support import ProtocolError
 
@@ -97,7 +102,9 @@ __all__ = [
     "ShutdownStep",
     "ShutdownStepReport",
     "SyncHarnessClient",
+    "SyncRunHandle",
     "SyncRunStream",
+    "SyncTextStream",
     "TextStream",
     "TraceOptions",
     "TransportClosedError",
