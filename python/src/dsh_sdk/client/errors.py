@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.peer_support import invalid_params_error
@@ -155,8 +156,9 @@ class InvalidParamsError(JsonRpcResponseError):
     violations: tuple[Violation, ...]
 
     def __init__(self, method: str, violations: Sequence[Violation]) -> None:
-        wire = invalid_params_error(violations)
-        super().__init__(wire.code, wire.message, wire.data)
+        code = ErrorCode.INVALID_PARAMS
+        wire = invalid_params_error(violations)  # what the runtime sends for them
+        super().__init__(code, ERROR_MESSAGES[code], wire.data)
         self.method = method
         self.violations = tuple(violations)
 

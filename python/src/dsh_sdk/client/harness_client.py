@@ -372,8 +372,10 @@ class HarnessClient:
         carrying the text streamed so far (`partial_response`). When the runtime reported
         `sessionInterrupt` and the run's turn has started, the client first sends
         `session/interrupt`, so the session is free for its next prompt, and raises once it is
-        answered (`was_interrupted`). On a version 1 runtime the run is only detached: its turn
-        goes on, and a next prompt on the session waits for it.
+        answered (`was_interrupted`; bounded by the request timeout). A prompt still queued
+        behind another turn when its timeout runs out is not interrupted: it runs later. On a
+        version 1 runtime the run is only detached: its turn goes on, and a next prompt on the
+        session waits for it.
 
         To stop a run and keep its result, interrupt it: `await client.interrupt(session_id)`
         makes `run()` return with `finish_reason` `aborted` and the text so far in
