@@ -6,7 +6,6 @@ of its stdin). Both reference runtimes over real pipes."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
@@ -19,21 +18,9 @@ from dsh_sdk._gen.methods import Method
 from dsh_sdk._gen.models import SessionPromptParams
 from dsh_sdk.client import HarnessClient, InvalidParamsError, JsonRpcResponseError
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS
+from stdin_tee import StdinTee
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
-
-TEE = 'set -o pipefail; tee "$1" | "${@:2}"'
-"""Runs the command after `$1`, copying what its stdin receives to the file `$1`."""
-
-
-def teed(runtime: str, directory: Path) -> tuple[list[str], Path]:
-    received = directory / "received-by-runtime.ndjson"
-    return ["bash", "-c", TEE, "tee-runtime", str(received), *RUNTIME_COMMANDS[runtime]], received
-
-
-def methods_in(received: Path) -> list[str]:
-    frames = [json.loads(line) for line in received.read_text("utf-8").splitlines()]
-    return [frame["method"] for frame in frames if "method" in frame]
 
 
 async def refusal(request: Awaitable[Any]) -> JsonRpcResponseError:
@@ -51,8 +38,8 @@ def assert_same_refusal(local: JsonRpcResponseError, wire: JsonRpcResponseError)
 async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    command, received = teed(runtime, tmp_path)
-    client = await clients.spawn(command=command)
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
+    client = await clients.spawn(command=received.command)
     local = await refusal(client.run([], session_id=""))
     assert isinstance(local, InvalidParamsError) and local.method == Method.SESSION_PROMPT
     assert local.data == [
@@ -63,27 +50,30 @@ async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(
         assert (await refusal(start.result)).data == local.data
     empty = SessionPromptParams(session_id="", content_blocks=[])
     assert (await refusal(client.prompt(empty))).data == local.data
-    assert methods_in(received) == [Method.INITIALIZE]  # nothing of the five was sent
     raw = {"sessionId": "", "contentBlocks": []}
     wire = await refusal(client.transport.request(Method.SESSION_PROMPT, raw, timeout=10))
     assert_same_refusal(local, wire)
-    assert methods_in(received) == [Method.INITIALIZE, Method.SESSION_PROMPT]
+    # Only the raw one reached the runtime: nothing of the four refused locally.
+    assert await received.methods_once(2) == [Method.INITIALIZE, Method.SESSION_PROMPT]
 
 
 async def test_interrupt_and_close_of_an_empty_session_id_fail_locally(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    command, received = teed(runtime, tmp_path)
-    client = await clients.spawn(command=command)
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
+    client = await clients.spawn(command=received.command)
     for method, call in [
         (Method.SESSION_INTERRUPT, client.interrupt),
         (Method.SESSION_CLOSE, client.close_session),
     ]:
         local = await refusal(call(""))
-        assert methods_in(received)[-1] != method
         wire = await refusal(client.transport.request(method, {"sessionId": ""}, timeout=10))
         assert_same_refusal(local, wire)
-        assert methods_in(received)[-1] == method
+    assert await received.methods_once(3) == [
+        Method.INITIALIZE,
+        Method.SESSION_INTERRUPT,
+        Method.SESSION_CLOSE,
+    ]
 
 
 async def test_initialize_params_fail_before_any_process_starts(

@@ -6,11 +6,8 @@ from a `tee` in front of its stdin."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,6 +23,7 @@ from dsh_sdk.client import (
     streamed_text,
 )
 from runtime_support import CHUNK_DELAY, RUNTIME_COMMANDS, RUNTIME_IDS
+from stdin_tee import StdinTee
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 
@@ -33,22 +31,6 @@ PACED = {CHUNK_DELAY: "100"}
 """Chunks 100 ms apart: the reply to `LONG` (a piece per 16 code points) lasts 10 s."""
 LONG = "x" * 1600
 ECHO = f"Echo: {LONG}"
-TEE = 'set -o pipefail; tee "$1" | "${@:2}"'
-"""Runs the command after `$1`, copying what its stdin receives to the file `$1`."""
-
-
-class Received:
-    """A runtime behind a `tee`: `methods()` lists the requests it received on stdin, so far."""
-
-    def __init__(self, runtime: Sequence[str], directory: Path) -> None:
-        self.path = directory / "received-by-runtime.ndjson"
-        self.command = ["bash", "-c", TEE, "tee-runtime", str(self.path), *runtime]
-
-    def frames(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.path.read_text("utf-8").splitlines()]
-
-    def methods(self) -> list[str]:
-        return [frame["method"] for frame in self.frames() if "method" in frame]
 
 
 def first_delta(client: HarnessClient, session_id: str) -> asyncio.Event:
@@ -98,7 +80,7 @@ async def test_a_childs_text_is_not_the_replys(clients: Clients, runtime: str) -
 async def test_a_handle_interrupts_on_the_first_delta_and_keeps_the_text(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    received = Received(RUNTIME_COMMANDS[runtime], tmp_path)
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
     client = await clients.spawn(command=received.command, env=PACED)
     stream = client.stream_text(LONG, session_id="cut")
     deltas: list[str] = []
@@ -109,20 +91,30 @@ async def test_a_handle_interrupts_on_the_first_delta_and_keeps_the_text(
     result = await stream.interrupt()
     assert_cut_short(result)
     assert result.partial_response == stream.partial_response
-    assert received.methods().count(Method.SESSION_INTERRUPT) == 1
     again = await client.run("again", session_id="cut", timeout=20)
     assert (again.finish_reason, again.final_response) == ("completed", "Echo: again")
+    assert await received.methods_once(4) == [
+        Method.INITIALIZE,
+        Method.SESSION_PROMPT,
+        Method.SESSION_INTERRUPT,
+        Method.SESSION_PROMPT,
+    ]
 
 
 async def test_interrupting_a_finished_handle_returns_its_result_and_sends_nothing(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    received = Received(RUNTIME_COMMANDS[runtime], tmp_path)
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
     client = await clients.spawn(command=received.command)
     stream = client.stream("short", session_id="done")
     finished = await stream
     assert await stream.interrupt() == finished
-    assert Method.SESSION_INTERRUPT not in received.methods()
+    await client.run("after", session_id="done")
+    assert await received.methods_once(3) == [
+        Method.INITIALIZE,
+        Method.SESSION_PROMPT,
+        Method.SESSION_PROMPT,
+    ]
 
 
 async def test_a_cancelled_run_raises_cancelled_error_carrying_its_aborted_result(
@@ -170,7 +162,7 @@ async def test_asyncio_timeout_around_a_run_gives_a_timeout_error_chaining_the_r
 async def test_a_run_timeout_interrupts_the_turn_and_frees_the_session(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    received = Received(RUNTIME_COMMANDS[runtime], tmp_path)
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
     client = await clients.spawn(command=received.command, env=PACED)
     # A generous guard: the turn has started long before 3 s; its reply lasts 10 s.
     with pytest.raises(RunTimeoutError) as raised:
@@ -183,8 +175,12 @@ async def test_a_run_timeout_interrupts_the_turn_and_frees_the_session(
     )
     assert "session/interrupt stopped its turn" in str(error)
     assert error.partial_response != "" and ECHO.startswith(error.partial_response)
-    interrupts = [f for f in received.frames() if f.get("method") == Method.SESSION_INTERRUPT]
-    assert [f["params"] for f in interrupts] == [{"sessionId": "slow"}]
+    assert await received.methods_once(3) == [
+        Method.INITIALIZE,
+        Method.SESSION_PROMPT,
+        Method.SESSION_INTERRUPT,
+    ]
+    assert received.frames()[-1]["params"] == {"sessionId": "slow"}
     # The session is free again: the next prompt runs now, not after the 10 s reply.
     again = await client.run("again", session_id="slow", timeout=5)
     assert (again.finish_reason, again.final_response) == ("completed", "Echo: again")
@@ -193,7 +189,7 @@ async def test_a_run_timeout_interrupts_the_turn_and_frees_the_session(
 async def test_on_version_1_a_run_timeout_only_detaches(
     clients: Clients, runtime: str, tmp_path: Path
 ) -> None:
-    received = Received((*RUNTIME_COMMANDS[runtime], "--protocol-version", "1"), tmp_path)
+    received = StdinTee((*RUNTIME_COMMANDS[runtime], "--protocol-version", "1"), tmp_path)
     client = await clients.spawn(command=received.command, env=PACED)
     assert client.protocol_version == 1
     delta = first_delta(client, "v1")
@@ -201,7 +197,6 @@ async def test_on_version_1_a_run_timeout_only_detaches(
         await client.run(LONG, session_id="v1", timeout=3)
     assert raised.value.was_interrupted is False
     assert delta.is_set() and ECHO.startswith(raised.value.partial_response)
-    assert Method.SESSION_INTERRUPT not in received.methods()
     stream = client.stream_text(LONG, session_id="v1-handle")
     async for _ in stream:
         break
@@ -212,3 +207,9 @@ async def test_on_version_1_a_run_timeout_only_detaches(
         await stream
     said = [str(cancelled.value), str(cancelled.value.__context__)]
     assert any("the runtime cannot interrupt" in words for words in said), said
+    # Neither the timeout nor the handle sent session/interrupt: only the two prompts went.
+    assert await received.methods_once(3) == [
+        Method.INITIALIZE,
+        Method.SESSION_PROMPT,
+        Method.SESSION_PROMPT,
+    ]
