@@ -187,10 +187,17 @@ def test_the_readme_python_example_runs_against_the_installed_package(
     consumer: Consumer, index: int
 ) -> None:
     script = consumer.project / f"readme_example_{index}.py"
-    script.write_text(readme_examples("python")[index], encoding="utf-8")
+    source = readme_examples("python")[index]
+    script.write_text(source, encoding="utf-8")
     done = run(consumer.python, script, cwd=consumer.project, timeout=60)
     # Each example prints the run's final response (the echo agent echoes the prompt).
     assert "Echo: " in done.stdout, done.stdout
+    # The streaming example prints a line per delta; a reply in pieces has several.
+    if 'print("delta"' in source:
+        assert len(re.findall(r"^delta '", done.stdout, re.MULTILINE)) > 1, done.stdout
+    # The examples that stop a run print how it ended: it really was interrupted.
+    if ".interrupt()" in source or "task.cancel()" in source:
+        assert re.search(r"^(cancelled: )?aborted 'Echo: ", done.stdout, re.MULTILINE), done.stdout
 
 
 def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[str]:
@@ -217,14 +224,49 @@ def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[
 
 
 TYPED_SNIPPET = """
+import asyncio
+
 from dsh_sdk import InitializeParams, SessionStatusNotification
-from dsh_sdk.client import HarnessClient, RunResult
+from dsh_sdk.client import (
+    HarnessClient,
+    InvalidParamsError,
+    JsonRpcResponseError,
+    RunResult,
+    RunTimeoutError,
+    SyncHarnessClient,
+    TextStream,
+    cancelled_run_result,
+)
 
 
 async def finish_reason(route: InitializeParams) -> str | None:
     async with await HarnessClient.spawn(initialize=route) as client:
         result: RunResult = await client.run("hi")
         return result.finish_reason
+
+
+async def streamed(route: InitializeParams) -> tuple[list[str], str, RunResult | None]:
+    async with await HarnessClient.spawn(initialize=route) as client:
+        reply: TextStream = client.stream_text("hi")
+        deltas: list[str] = [delta async for delta in reply]
+        stopped: RunResult = await reply.interrupt()
+        try:
+            await client.run("hi", timeout=1.0)
+        except RunTimeoutError as error:
+            return deltas, error.partial_response, None
+        except asyncio.CancelledError as error:
+            return deltas, stopped.partial_response, cancelled_run_result(error)
+        return deltas, stopped.partial_response, None
+
+
+def refused(error: InvalidParamsError) -> JsonRpcResponseError:
+    return error
+
+
+def synchronous(route: InitializeParams) -> str:
+    client: SyncHarnessClient = HarnessClient.sync(initialize=route, request_timeout=5.0)
+    with client:
+        return client.run("hi").final_response
 
 
 def is_idle(notification: SessionStatusNotification) -> bool:
@@ -238,6 +280,20 @@ def test_a_typed_snippet_and_the_readme_examples_pass_mypy_strict_against_the_wh
     for source in [TYPED_SNIPPET, *readme_examples("python")]:
         done = mypy_strict(consumer, source)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_sees_the_options_of_the_sync_client_a_wrong_one_fails(consumer: Consumer) -> None:
+    done = mypy_strict(
+        consumer,
+        "from dsh_sdk import InitializeParams\n"
+        "from dsh_sdk.client import HarnessClient\n"
+        "route = InitializeParams(cwd='.', provider='echo', model='echo-1')\n"
+        "HarnessClient.sync(initialize=route, request_timeout='soon')\n"
+        "HarnessClient.sync(initialize=route, request_timeut=5.0)\n",
+    )
+    assert done.returncode == 1
+    assert 'Argument "request_timeout" to "sync" of "HarnessClient"' in done.stdout, done.stdout
+    assert 'Unexpected keyword argument "request_timeut"' in done.stdout, done.stdout
 
 
 def test_mypy_sees_the_installed_types_a_wrong_field_type_fails(consumer: Consumer) -> None:

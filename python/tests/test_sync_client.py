@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import signal
 import threading
@@ -49,6 +50,27 @@ def test_streams_notifications_to_a_plain_loop() -> None:
         assert isinstance(result.notifications[-1].params, SessionStatusNotification)
         # Not iterating is fine too: result() drains what came.
         assert client.stream("again", session_id="st").result(timeout=10).message_id == "st/m2"
+
+
+def test_streams_the_reply_text_and_interrupts_it() -> None:
+    with SyncHarnessClient.spawn(initialize=ECHO_ROUTE, env={CHUNK_DELAY: "100"}) as client:
+        reply = client.stream_text("a reply long enough for a few pieces", session_id="t")
+        deltas = list(reply)
+        result = reply.result(timeout=10)
+        assert len(deltas) > 1
+        assert "".join(deltas) == result.partial_response == result.final_response
+        story = client.stream_text("x" * 1600, session_id="cut")
+        first = next(iter(story))
+        stopped = story.interrupt()
+        assert stopped.finish_reason == "aborted" and stopped.partial_response.startswith(first)
+        assert story.partial_response == stopped.partial_response
+        assert story.result(timeout=10) == stopped
+
+
+def test_sync_takes_exactly_the_options_of_spawn() -> None:
+    spawn = list(inspect.signature(HarnessClient.spawn).parameters.values())
+    for sync in (HarnessClient.sync, SyncHarnessClient.spawn):
+        assert list(inspect.signature(sync).parameters.values()) == spawn
 
 
 def test_sends_an_image_file(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from dsh_sdk.client.errors import (
     CapabilityName,
     CapabilityNotSupportedError,
     ClientClosedError,
+    InvalidParamsError,
     RunStage,
     RuntimeExit,
     RuntimeExitedError,
@@ -41,14 +42,15 @@ from dsh_sdk.client.notifications import (
     NotificationListener,
     NotificationParams,
 )
-from dsh_sdk.client.run_stream import RunStream
+from dsh_sdk.client.run_cancellation import cancelled_run_result
+from dsh_sdk.client.run_stream import RunHandle, RunStream, TextStream
 from dsh_sdk.client.run_tracker import RunResult
 from dsh_sdk.client.runtime_launcher import (
     PYTHON_RUNTIME_COMMAND,
     PYTHON_RUNTIME_LAUNCHER,
     REFERENCE_RUNTIME_LAUNCHER,
 )
-from dsh_sdk.client.session_events import text_of
+from dsh_sdk.client.session_events import streamed_text, text_delta_of, text_of
 from dsh_sdk.client.shutdown_ladder import (
     DEFAULT_SHUTDOWN_STEP_TIMEOUT,
     ShutdownReport,
@@ -56,7 +58,12 @@ from dsh_sdk.client.shutdown_ladder import (
     ShutdownStepReport,
 )
 from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
-from dsh_sdk.client.sync_client import SyncHarnessClient, SyncRunStream
+from dsh_sdk.client.sync_client import (
+    SyncHarnessClient,
+    SyncRunHandle,
+    SyncRunStream,
+    SyncTextStream,
+)
 from dsh_sdk.errors import JsonRpcResponseError, RequestTimeoutError, TransportClosedError
 from dsh_sdk.peer_support import ProtocolError
 
@@ -75,12 +82,14 @@ __all__ = [
     "ErrorCode",
     "HarnessClient",
     "HarnessNotification",
+    "InvalidParamsError",
     "JsonRpcResponseError",
     "NotificationListener",
     "NotificationParams",
     "PromptInput",
     "ProtocolError",
     "RequestTimeoutError",
+    "RunHandle",
     "RunResult",
     "RunStage",
     "RunStream",
@@ -93,15 +102,21 @@ __all__ = [
     "ShutdownStep",
     "ShutdownStepReport",
     "SyncHarnessClient",
+    "SyncRunHandle",
     "SyncRunStream",
+    "SyncTextStream",
+    "TextStream",
     "TraceOptions",
     "TransportClosedError",
+    "cancelled_run_result",
     "describe_exit",
     "detect_image_mime_type",
     "image_from_bytes",
     "image_from_file",
     "mime_type_from_extension",
+    "streamed_text",
     "text_block",
+    "text_delta_of",
     "text_of",
     "to_content_blocks",
 ]

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import signal as signals
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
+from dsh_sdk._gen.models import Violation
+from dsh_sdk.errors import JsonRpcResponseError
+from dsh_sdk.peer_support import invalid_params_error
 
 __all__ = [
     "CapabilityName",
     "CapabilityNotSupportedError",
     "ClientClosedError",
+    "InvalidParamsError",
     "RunStage",
     "RunTimeoutError",
     "RuntimeExit",
@@ -103,20 +110,57 @@ RunStage = Literal["waiting-for-receipt", "waiting-for-idle"]
 
 
 class RunTimeoutError(TimeoutError):
-    """A run did not reach its root session's `idle` within its `timeout`."""
+    """A run did not reach its root session's `idle` within its `timeout`.
+
+    On a runtime that reported `sessionInterrupt`, a run whose turn had started is interrupted
+    first (`session/interrupt`), and this is raised once the runtime answered: the turn is
+    stopped, nothing more of it streams, and the session serves its next prompt.
+    `was_interrupted` says whether that happened; it is `False` on a version 1 runtime (the turn
+    goes on, detached) and for a prompt still waiting for its receipt (it runs later)."""
 
     session_id: str
     timeout: float
     stage: RunStage
+    partial_response: str
+    """The text the root session streamed before the timeout (see `RunResult.partial_response`)."""
+    was_interrupted: bool
 
-    def __init__(self, session_id: str, timeout: float, stage: RunStage) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        timeout: float,
+        stage: RunStage,
+        *,
+        partial_response: str = "",
+        was_interrupted: bool = False,
+    ) -> None:
         waiting = "its receipt" if stage == "waiting-for-receipt" else "the session to go idle"
+        outcome = "; session/interrupt stopped its turn" if was_interrupted else ""
         super().__init__(
-            f"the run on session {session_id} timed out after {timeout:g} s waiting for {waiting}"
+            f"the run on session {session_id} timed out after {timeout:g} s waiting for "
+            f"{waiting}{outcome}"
         )
         self.session_id = session_id
         self.timeout = timeout
         self.stage = stage
+        self.partial_response = partial_response
+        self.was_interrupted = was_interrupted
+
+
+class InvalidParamsError(JsonRpcResponseError):
+    """Params the client refused before sending them: they break the protocol's schema. The same
+    error a runtime answers for them, `code` `-32602` with `data` listing every violation as
+    `{pointer, message}` in the runtime's order, raised locally; nothing reached the runtime."""
+
+    method: str
+    violations: tuple[Violation, ...]
+
+    def __init__(self, method: str, violations: Sequence[Violation]) -> None:
+        code = ErrorCode.INVALID_PARAMS
+        wire = invalid_params_error(violations)  # what the runtime sends for them
+        super().__init__(code, ERROR_MESSAGES[code], wire.data)
+        self.method = method
+        self.violations = tuple(violations)
 
 
 CapabilityName = Literal["sessionInterrupt", "sessionClose"]

@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import os
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from dsh_sdk._gen.constants import DEFAULT_MAX_FRAME_BYTES, LATEST_PROTOCOL_VERSION
@@ -42,10 +42,13 @@ from dsh_sdk.client.errors import (
     RuntimeSurvivedKillError,
 )
 from dsh_sdk.client.notifications import HarnessNotification, NotificationHub, NotificationListener
-from dsh_sdk.client.run_stream import AsyncQueue, RunStream
+from dsh_sdk.client.params_check import require_valid
+from dsh_sdk.client.run_cancellation import cancelled_run_error
+from dsh_sdk.client.run_stream import AsyncQueue, RunStream, TextStream
 from dsh_sdk.client.run_tracker import RunResult, RunTracker
 from dsh_sdk.client.runtime_launcher import PYTHON_RUNTIME_COMMAND
 from dsh_sdk.client.runtime_process import RuntimeProcess
+from dsh_sdk.client.session_events import streamed_text
 from dsh_sdk.client.shutdown_ladder import (
     DEFAULT_SHUTDOWN_STEP_TIMEOUT,
     ShutdownReport,
@@ -160,7 +163,9 @@ class HarnessClient:
         before the handshake, so it sees every notification from the runtime's first line on (the
         same as `on_notification()`, which can only start later); `on_stderr` the runtime's stderr
         as it comes (it is also kept as a bounded tail). If `initialize` fails or times out, the
-        runtime is stopped and the error is raised (a `JsonRpcResponseError` keeps the wire code).
+        runtime is stopped and the error is raised (a `JsonRpcResponseError` keeps the wire code);
+        `initialize` params that break the schema raise `InvalidParamsError` before any process
+        is started.
 
         `trace` records the connection to a trace file (docs/trace-format.md; view it with
         `dsh-sdk view`): a path, or `TraceOptions`. Every frame of both directions as it passed,
@@ -169,6 +174,9 @@ class HarnessClient:
         that fails stops recording, reported to `TraceOptions.on_error` (default: a
         `RuntimeWarning`), and nothing else.
         """
+        if initialize.protocol_version is None and protocol_version is not None:
+            initialize = dataclasses.replace(initialize, protocol_version=protocol_version)
+        require_valid(Method.INITIALIZE, initialize)  # before a process is started for it
         argv = [
             os.fspath(part) for part in (PYTHON_RUNTIME_COMMAND if command is None else command)
         ]
@@ -189,8 +197,6 @@ class HarnessClient:
             max_frame_bytes=max_frame_bytes,
             trace=connection_trace,
         )
-        if initialize.protocol_version is None and protocol_version is not None:
-            initialize = dataclasses.replace(initialize, protocol_version=protocol_version)
         try:
             result = await client._call(
                 client._peer.initialize(initialize, timeout=initialize_timeout)
@@ -202,12 +208,42 @@ class HarnessClient:
         return client
 
     @classmethod
-    def sync(cls, **options: Any) -> SyncHarnessClient:
+    def sync(
+        cls,
+        *,
+        initialize: InitializeParams,
+        command: Sequence[str | os.PathLike[str]] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str | None] | None = None,
+        initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+        on_diagnostic: DiagnosticObserver | None = None,
+        on_notification: NotificationListener | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+        stderr_tail_bytes: int = DEFAULT_STDERR_TAIL_BYTES,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        protocol_version: int | None = LATEST_PROTOCOL_VERSION,
+        trace: str | os.PathLike[str] | TraceOptions | None = None,
+    ) -> SyncHarnessClient:
         """A synchronous client for scripts: `with HarnessClient.sync(initialize=...) as c:
-        c.run("hi")`. Takes the options of `spawn`."""
+        c.run("hi")`. Takes the options of `spawn` (callbacks run on the facade's loop thread)."""
         from dsh_sdk.client.sync_client import SyncHarnessClient
 
-        return SyncHarnessClient.spawn(**options)
+        return SyncHarnessClient.spawn(
+            initialize=initialize,
+            command=command,
+            cwd=cwd,
+            env=env,
+            initialize_timeout=initialize_timeout,
+            request_timeout=request_timeout,
+            on_diagnostic=on_diagnostic,
+            on_notification=on_notification,
+            on_stderr=on_stderr,
+            stderr_tail_bytes=stderr_tail_bytes,
+            max_frame_bytes=max_frame_bytes,
+            protocol_version=protocol_version,
+            trace=trace,
+        )
 
     async def __aenter__(self) -> HarnessClient:
         return self
@@ -239,10 +275,11 @@ class HarnessClient:
     ) -> SessionInterruptResult:
         """Sends `session/interrupt`: stops the session's turn in progress (its queued prompts
         stay queued). Raises `CapabilityNotSupportedError`, without sending, when the runtime did
-        not report `sessionInterrupt`."""
+        not report `sessionInterrupt`, and `InvalidParamsError` for an empty `session_id`."""
         self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionInterruptParams(session_id=session_id)
+        require_valid(Method.SESSION_INTERRUPT, params)
         return await self._call(self._peer.session_interrupt(params, timeout=bound))
 
     async def close_session(
@@ -251,10 +288,11 @@ class HarnessClient:
         """Sends `session/close`: stops the session, drops its queued prompts and disposes it (a
         later prompt with the same id starts a new session). Raises
         `CapabilityNotSupportedError`, without sending, when the runtime did not report
-        `sessionClose`."""
+        `sessionClose`, and `InvalidParamsError` for an empty `session_id`."""
         self._require_capability("sessionClose", Method.SESSION_CLOSE)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionCloseParams(session_id=session_id)
+        require_valid(Method.SESSION_CLOSE, params)
         return await self._call(self._peer.session_close(params, timeout=bound))
 
     def _handshake_result(self) -> InitializeResult:
@@ -308,7 +346,9 @@ class HarnessClient:
         self, params: SessionPromptParams, *, timeout: float | None = None
     ) -> SessionPromptResult:
         """Sends `session/prompt` and returns the receipt; see `run` to follow the turn.
-        `timeout` defaults to the client's request timeout."""
+        `timeout` defaults to the client's request timeout. Params that break the schema raise
+        `InvalidParamsError` (`-32602`, as the runtime would answer) without being sent."""
+        require_valid(Method.SESSION_PROMPT, params)
         bound = self._request_timeout if timeout is None else timeout
         return await self._call(self._peer.session_prompt(params, timeout=bound))
 
@@ -325,60 +365,37 @@ class HarnessClient:
 
         `session_id` defaults to a new session. `on_notification` gets every notification of the
         run's session tree as it arrives, in wire order; if it raises, the run fails with that
-        error. `timeout` (seconds) fails the run with `RunTimeoutError` if it is not idle in
-        time.
+        error. A prompt that breaks the schema (`run([])`) fails with `InvalidParamsError` before
+        anything is sent.
 
-        Cancelling the task that awaits it cancels the run. When the runtime reported
+        `timeout` (seconds) fails the run with `RunTimeoutError` if it is not idle in time,
+        carrying the text streamed so far (`partial_response`). When the runtime reported
+        `sessionInterrupt` and the run's turn has started, the client first sends
+        `session/interrupt`, so the session is free for its next prompt, and raises once it is
+        answered (`was_interrupted`; bounded by the request timeout). A prompt still queued
+        behind another turn when its timeout runs out is not interrupted: it runs later. On a
+        version 1 runtime the run is only detached: its turn goes on, and a next prompt on the
+        session waits for it.
+
+        To stop a run and keep its result, interrupt it: `await client.interrupt(session_id)`
+        makes `run()` return with `finish_reason` `aborted` and the text so far in
+        `partial_response` (or use `stream_text` / `stream`, whose handle has `interrupt()`).
+
+        Cancelling the task that awaits it (`task.cancel()`, `asyncio.timeout`) cancels the run
+        and raises `CancelledError`, as asyncio requires. When the runtime reported
         `sessionInterrupt`, the client first sends `session/interrupt` for the run's session, as
         soon as the run's turn has started (a prompt still queued behind another turn of the
-        session is interrupted once it starts, never the turn before it), and raises
-        `CancelledError` once the interrupt is answered. Without the capability (a version 1
-        runtime) the run is detached locally at once and the `CancelledError` says that the
-        runtime cannot interrupt: its turn goes on. (Awaited through a task, Python 3.10 raises a
-        new `CancelledError` whose `__context__` is the one that says it.)
+        session is interrupted once it starts, never the turn before it), and waits for the turn
+        to end; the `CancelledError` says so, and `cancelled_run_result(error)` gives the
+        interrupted run's `RunResult` (`finish_reason` `aborted`, `partial_response`), also from
+        the `TimeoutError` of `asyncio.timeout`. Without the capability (a version 1 runtime) the
+        run is detached locally at once and the `CancelledError` says that the runtime cannot
+        interrupt: its turn goes on (`cancelled_run_result` gives the run as it stood). (Awaited
+        through a task, Python 3.10 raises a new `CancelledError` whose `__context__` is the one
+        that says it; `cancelled_run_result` follows it.)
         """
-        if session_id is None:
-            session_id = f"session-{uuid.uuid4()}"
-        tracker = RunTracker(session_id, on_notification)
-        unsubscribe = self._hub.subscribe(tracker.accept)
-        self._runs.add(tracker)
-        loop = asyncio.get_running_loop()
-        timer = (
-            None
-            if timeout is None
-            else loop.call_later(
-                timeout,
-                lambda: tracker.fail(RunTimeoutError(session_id, timeout, tracker.stage)),
-            )
-        )
-        try:
-            if self._lost_error is not None:
-                tracker.fail(self._lost_error)
-            else:
-                params = SessionPromptParams(
-                    session_id=session_id, content_blocks=to_content_blocks(prompt)
-                )
-                sending = loop.create_task(self._send_prompt(tracker, params))
-                self._sending.add(sending)
-                sending.add_done_callback(self._sending.discard)
-            try:
-                return await asyncio.shield(tracker.done)
-            except asyncio.CancelledError:
-                if tracker.is_settled:
-                    raise
-                if not self._has_capability("sessionInterrupt"):
-                    raise asyncio.CancelledError(
-                        f"the run on session {session_id} was cancelled and detached: the "
-                        "runtime cannot interrupt (it did not report the sessionInterrupt "
-                        "capability), so its turn goes on"
-                    ) from None
-                await self._interrupt_run(tracker)
-                raise
-        finally:
-            unsubscribe()
-            if timer is not None:
-                timer.cancel()
-            self._runs.discard(tracker)
+        tracker = RunTracker(_session_or_new(session_id), on_notification)
+        return await self._follow(tracker, prompt, timeout)
 
     def stream(
         self,
@@ -388,18 +405,49 @@ class HarnessClient:
         on_notification: Callable[[HarnessNotification], None] | None = None,
         timeout: float | None = None,
     ) -> RunStream:
-        """Starts a run and returns it as an async iterable of its notifications plus its
-        result: `async for n in stream: …`, then `await stream`."""
+        """Starts a run and returns it as an async iterable of the notifications of its session
+        tree plus its result: `async for n in stream: …`, then `await stream`; the options and
+        errors of `run`. `stream.interrupt()` stops it and returns its result."""
         queue: AsyncQueue[HarnessNotification] = AsyncQueue()
+        tracker = RunTracker(_session_or_new(session_id), _both(queue.push, on_notification))
+        return RunStream(queue, *self._start(tracker, queue, prompt, timeout))
+
+    def stream_text(
+        self,
+        prompt: PromptInput,
+        *,
+        session_id: str | None = None,
+        on_notification: Callable[[HarnessNotification], None] | None = None,
+        timeout: float | None = None,
+    ) -> TextStream:
+        """Starts a run and returns the assistant's reply as it streams: `async for delta in
+        client.stream_text("hi"): print(delta, end="")`, then `await` it for the `RunResult`.
+        The deltas are the text of the root session's `assistant/chunk` events, in order; joined,
+        they are the result's `partial_response`. The options and errors of `run` (the iteration
+        raises the run's error); `interrupt()` stops the turn and returns the result, and
+        `partial_response` is the text so far at any time."""
+        queue: AsyncQueue[str] = AsyncQueue()
+        root = _session_or_new(session_id)
 
         def forward(notification: HarnessNotification) -> None:
-            queue.push(notification)
+            delta = streamed_text(notification, root)
+            if delta:
+                queue.push(delta)
             if on_notification is not None:
                 on_notification(notification)
 
-        result = asyncio.get_running_loop().create_task(
-            self.run(prompt, session_id=session_id, on_notification=forward, timeout=timeout)
-        )
+        tracker = RunTracker(root, forward)
+        return TextStream(queue, *self._start(tracker, queue, prompt, timeout))
+
+    def _start(
+        self,
+        tracker: RunTracker,
+        queue: AsyncQueue[Any],
+        prompt: PromptInput,
+        timeout: float | None,
+    ) -> tuple[RunTracker, asyncio.Task[RunResult], Callable[[], Awaitable[RunResult]]]:
+        """Runs `tracker` in a task that ends `queue` with it; returns a handle's parts."""
+        result = asyncio.get_running_loop().create_task(self._follow(tracker, prompt, timeout))
 
         def settle(task: asyncio.Task[RunResult]) -> None:
             if task.cancelled():
@@ -410,7 +458,113 @@ class HarnessClient:
                 queue.end()
 
         result.add_done_callback(settle)
-        return RunStream(queue, result)
+        return tracker, result, functools.partial(self._interrupt_handle, tracker, result)
+
+    async def _follow(
+        self, tracker: RunTracker, prompt: PromptInput, timeout: float | None
+    ) -> RunResult:
+        unsubscribe = self._hub.subscribe(tracker.accept)
+        self._runs.add(tracker)
+        loop = asyncio.get_running_loop()
+        timer = (
+            None if timeout is None else loop.call_later(timeout, self._time_out, tracker, timeout)
+        )
+        try:
+            if self._lost_error is not None:
+                tracker.fail(self._lost_error)
+            else:
+                params = SessionPromptParams(
+                    session_id=tracker.session_id, content_blocks=to_content_blocks(prompt)
+                )
+                self._keep(self._send_prompt(tracker, params))
+            try:
+                return await asyncio.shield(tracker.done)
+            except asyncio.CancelledError:
+                if tracker.is_settled:
+                    raise
+                raise await self._cancelled(tracker) from None
+        finally:
+            unsubscribe()
+            if timer is not None:
+                timer.cancel()
+            self._runs.discard(tracker)
+
+    async def _cancelled(self, tracker: RunTracker) -> asyncio.CancelledError:
+        """What a cancelled run raises: on a runtime that can interrupt, once its turn was
+        interrupted and ended (bounded by the request timeout), carrying its result."""
+        session_id = tracker.session_id
+        if not self._has_capability("sessionInterrupt"):
+            return cancelled_run_error(
+                f"the run on session {session_id} was cancelled and detached: the runtime "
+                "cannot interrupt (it did not report the sessionInterrupt capability), so its "
+                "turn goes on",
+                tracker.snapshot(),
+            )
+        if await self._interrupt_run(tracker):
+            with contextlib.suppress(Exception):  # a turn that does not end keeps its snapshot
+                await asyncio.wait_for(asyncio.shield(tracker.done), self._request_timeout)
+        done = tracker.done
+        ended = done.done() and not done.cancelled() and done.exception() is None
+        result = done.result() if ended else tracker.snapshot()
+        reason = "no result" if result is None else f"finish reason {result.finish_reason}"
+        return cancelled_run_error(
+            f"the run on session {session_id} was cancelled: its turn was interrupted ({reason})",
+            result,
+        )
+
+    async def _interrupt_handle(
+        self, tracker: RunTracker, result: asyncio.Task[RunResult]
+    ) -> RunResult:
+        """A handle's `interrupt()`: interrupts the run's turn, then waits for the run's end."""
+        if not result.done():
+            self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
+            await tracker.started.wait()
+            if not tracker.is_settled:
+                try:
+                    await self.interrupt(tracker.session_id)
+                except Exception as error:
+                    tracker.fail(error)
+        return await asyncio.shield(result)
+
+    def _time_out(self, tracker: RunTracker, timeout: float) -> None:
+        """A run's timeout ran out: a run whose turn started on a runtime that can interrupt is
+        interrupted first; otherwise it fails at once, detached."""
+        if tracker.is_settled:
+            return
+        if tracker.is_started and self._has_capability("sessionInterrupt"):
+            tracker.expire()
+            self._keep(self._interrupt_timed_out(tracker, timeout))
+            return
+        tracker.fail(
+            RunTimeoutError(
+                tracker.session_id,
+                timeout,
+                tracker.stage,
+                partial_response=tracker.partial_response,
+            )
+        )
+
+    async def _interrupt_timed_out(self, tracker: RunTracker, timeout: float) -> None:
+        failure: Exception | None = None
+        try:
+            await self.interrupt(tracker.session_id)
+        except Exception as error:
+            failure = error
+        timed_out = RunTimeoutError(
+            tracker.session_id,
+            timeout,
+            tracker.stage,
+            partial_response=tracker.partial_response,  # the answer came after the last chunk
+            was_interrupted=failure is None,
+        )
+        timed_out.__cause__ = failure
+        tracker.fail(timed_out)
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Runs `work` in a task the client holds until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def shutdown(self, *, timeout: float = DEFAULT_SHUTDOWN_STEP_TIMEOUT) -> ShutdownReport:
         """Stops the runtime: a bounded `shutdown` request, then closing stdin, SIGTERM and
@@ -437,15 +591,18 @@ class HarnessClient:
             await asyncio.shield(self._trace_done)
         return report
 
-    async def _interrupt_run(self, tracker: RunTracker) -> None:
+    async def _interrupt_run(self, tracker: RunTracker) -> bool:
         """Cancels a run on a runtime that can interrupt: once its turn has started (its receipt
-        came), `session/interrupt` for its session; returns once it is answered (or failed, or
-        the run settled without starting)."""
+        came), `session/interrupt` for its session; returns once it is answered (`True`), or
+        failed, or the run settled without starting."""
         await tracker.started.wait()
         if tracker.is_settled:
-            return
-        with contextlib.suppress(Exception):
+            return False
+        try:
             await self.interrupt(tracker.session_id)
+        except Exception:
+            return False
+        return True
 
     async def _send_prompt(self, tracker: RunTracker, params: SessionPromptParams) -> None:
         try:
@@ -494,3 +651,19 @@ class HarnessClient:
         # Fails what still waits (a runtime whose stdout outlives it would leave it waiting).
         closing = asyncio.get_running_loop().create_task(self._transport.close(str(error)))
         self._watchers.append(closing)
+
+
+def _session_or_new(session_id: str | None) -> str:
+    return f"session-{uuid.uuid4()}" if session_id is None else session_id
+
+
+def _both(first: NotificationListener, second: NotificationListener | None) -> NotificationListener:
+    """Calls `first`, then `second` when there is one."""
+    if second is None:
+        return first
+
+    def both(notification: HarnessNotification) -> None:
+        first(notification)
+        second(notification)
+
+    return both

@@ -1,16 +1,16 @@
-"""A run being watched as it streams: iterate its notifications, await its result."""
+"""A run being watched as it streams: iterate what it streams, await its result, interrupt it."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any, Generic, TypeVar
 
 from dsh_sdk.client.notifications import HarnessNotification
-from dsh_sdk.client.run_tracker import RunResult
+from dsh_sdk.client.run_tracker import RunResult, RunTracker
 
-__all__ = ["AsyncQueue", "RunStream"]
+__all__ = ["AsyncQueue", "RunHandle", "RunStream", "TextStream"]
 
 T = TypeVar("T")
 
@@ -64,18 +64,55 @@ class AsyncQueue(Generic[T]):
             wake.set_result(None)
 
 
-class RunStream:
-    """A run being watched: `async for notification in stream` yields the notifications of the
-    run's session tree as they arrive; `await stream` (or `await stream.result`) gives the
-    `RunResult`. Iteration ends when the run ends, and raises the run's error if it failed."""
+class RunHandle(Generic[T]):
+    """A run in flight, iterated for what it streams: `async for item in handle` yields as it
+    arrives and ends when the run ends (raising the run's error if it failed); `await handle` (or
+    `await handle.result`) gives the `RunResult`. Leaving the iteration early (a `break`, an
+    `asyncio.timeout` around the loop) does not stop the run: `interrupt()` does."""
 
-    def __init__(self, queue: AsyncQueue[HarnessNotification], result: asyncio.Task[RunResult]):
+    def __init__(
+        self,
+        queue: AsyncQueue[T],
+        tracker: RunTracker,
+        result: asyncio.Task[RunResult],
+        interrupt: Callable[[], Awaitable[RunResult]],
+    ) -> None:
         self._queue = queue
+        self._tracker = tracker
+        self._interrupt = interrupt
         self.result = result
         """Settles like `run()`: the result once the root session is idle, or the run's error."""
 
-    def __aiter__(self) -> AsyncIterator[HarnessNotification]:
+    @property
+    def session_id(self) -> str:
+        """The run's root session."""
+        return self._tracker.session_id
+
+    @property
+    def partial_response(self) -> str:
+        """The text the root session streamed so far (see `RunResult.partial_response`)."""
+        return self._tracker.partial_response
+
+    async def interrupt(self) -> RunResult:
+        """Stops the run's turn with `session/interrupt` (once it has started, if the prompt is
+        still queued) and returns the run's result: `finish_reason` `aborted` and the text so far
+        in `partial_response`, or how the run ended if it ended first. Raises
+        `CapabilityNotSupportedError`, without sending, on a runtime that did not report
+        `sessionInterrupt` (version 1): the run goes on; cancel `result` to detach from it."""
+        return await self._interrupt()
+
+    def __aiter__(self) -> AsyncIterator[T]:
         return self._queue
 
     def __await__(self) -> Generator[Any, None, RunResult]:
         return self.result.__await__()
+
+
+class RunStream(RunHandle[HarnessNotification]):
+    """A run whose iteration yields every notification of its session tree, in wire order."""
+
+
+class TextStream(RunHandle[str]):
+    """A run whose iteration yields the assistant's reply as it streams: the text deltas of the
+    root session's `assistant/chunk` events, in order (a child session's text, reasoning and
+    other deltas are not the reply). Joined, they are the result's `partial_response`."""

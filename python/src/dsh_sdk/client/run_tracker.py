@@ -20,7 +20,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client.errors import RunStage
 from dsh_sdk.client.notifications import HarnessNotification
-from dsh_sdk.client.session_events import text_of
+from dsh_sdk.client.session_events import text_delta_of, text_of
 
 __all__ = ["RunResult", "RunTracker"]
 
@@ -35,6 +35,10 @@ class RunResult:
     """The id of the prompt's user message (its receipt)."""
     final_response: str
     """The text of the root session's last `assistant/message` (`""` when there was none)."""
+    partial_response: str
+    """The text the root session streamed during the run: its `assistant/chunk` text deltas
+    joined, exactly what `stream_text` yields. A reply cut short (interrupted, timed out) has no
+    `assistant/message`, so this is where its text so far is."""
     finish_reason: TurnEndKind | None
     """The `reason.kind` of the root session's last `turn/end`; `None` when there was none."""
     events: tuple[SessionEvent, ...]
@@ -71,6 +75,9 @@ class RunTracker:
         self._is_started = False
         self._is_turn_aborted = False
         """The root's turn ended `aborted`: the run ends at the root's next frame."""
+        self._is_expiring = False
+        """Its timeout ran out: it fails once the client has interrupted its turn, even if the
+        turn ends first."""
         self.started = asyncio.Event()
         """Set once the receipt arrived, or the run settled without one."""
         self.done.add_done_callback(lambda _: self.started.set())
@@ -83,6 +90,24 @@ class RunTracker:
     @property
     def is_settled(self) -> bool:
         return self.done.done()
+
+    @property
+    def is_started(self) -> bool:
+        """Whether the receipt came: the run's turn has started."""
+        return self._is_started
+
+    @property
+    def partial_response(self) -> str:
+        """The text the root session streamed so far (see `RunResult.partial_response`)."""
+        deltas = (text_delta_of(event) for event in self._events)
+        return "".join(delta for delta in deltas if delta is not None)
+
+    def snapshot(self) -> RunResult | None:
+        """The run as it stands, for a run that will not settle with a result of its own (detached
+        or failed); `None` before the prompt's response named its message."""
+        if self._message_id is None:
+            return None
+        return self._result(self._message_id)
 
     def set_message_id(self, message_id: str) -> None:
         """Takes the prompt's response; replays the buffered notifications from the receipt on."""
@@ -108,6 +133,11 @@ class RunTracker:
             self.started.set()
             self._follow(notification)
         # Otherwise it is another session's, or an earlier turn's of this session.
+
+    def expire(self) -> None:
+        """The run's timeout ran out: it goes on following (for `partial_response`) but will end
+        only with the error given to `fail`."""
+        self._is_expiring = True
 
     def fail(self, error: BaseException) -> None:
         """Ends the run with `error` (a timeout, the runtime exiting, a failed prompt)."""
@@ -146,8 +176,11 @@ class RunTracker:
             self._finish()
 
     def _finish(self) -> None:
-        if self.is_settled or self._message_id is None:
+        if self.is_settled or self._message_id is None or self._is_expiring:
             return
+        self.done.set_result(self._result(self._message_id))
+
+    def _result(self, message_id: str) -> RunResult:
         final_response = ""
         finish_reason: TurnEndKind | None = None
         for event in self._events:
@@ -155,15 +188,14 @@ class RunTracker:
                 final_response = text_of(event.data.message.content)
             elif isinstance(event, TurnEndEvent):
                 finish_reason = event.data.reason.kind
-        self.done.set_result(
-            RunResult(
-                session_id=self.session_id,
-                message_id=self._message_id,
-                final_response=final_response,
-                finish_reason=finish_reason,
-                events=tuple(self._events),
-                notifications=tuple(self._notifications),
-            )
+        return RunResult(
+            session_id=self.session_id,
+            message_id=message_id,
+            final_response=final_response,
+            partial_response=self.partial_response,
+            finish_reason=finish_reason,
+            events=tuple(self._events),
+            notifications=tuple(self._notifications),
         )
 
     def _is_receipt(self, notification: HarnessNotification, message_id: str) -> bool:
