@@ -11,6 +11,7 @@ import pytest
 from dsh_sdk import jsonlib
 from dsh_sdk.client import HarnessClient
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, TS_BUILT, RuntimeConnection
+from time_budget import budget
 from transport_support import capturing_loop_errors
 
 
@@ -39,7 +40,7 @@ class Runtimes:
         self, command: Sequence[str] = RUNTIME_COMMANDS["py"], env: Mapping[str, str] | None = None
     ) -> RuntimeConnection:
         connection = await self.start(command, env)
-        await connection.peer.initialize(ECHO_ROUTE, timeout=10.0)
+        await connection.peer.initialize(ECHO_ROUTE, timeout=budget(10.0))
         return connection
 
 

@@ -27,6 +27,7 @@ from dsh_sdk.client import HarnessNotification
 from dsh_sdk.codec import encode
 from dsh_sdk.diagnostics import TransportDiagnostic
 from dsh_sdk.transport import JsonRpcLineTransport
+from time_budget import budget
 
 REPOSITORY: Final = Path(__file__).resolve().parents[2]
 FIXTURES: Final = Path(__file__).resolve().parent / "fixtures"
@@ -57,7 +58,7 @@ def fixture_command(name: str, *args: str) -> tuple[str, ...]:
     return (sys.executable, str(FIXTURES / name), *args)
 
 
-async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+async def eventually(predicate: Callable[[], bool], timeout: float = budget(10.0)) -> None:
     """Waits until `predicate()` holds; fails after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -80,7 +81,7 @@ async def run_runtime(
     command: Sequence[str] = RUNTIME_COMMANDS["py"],
     env: Mapping[str, str] | None = None,
     close_stdin: bool = True,
-    timeout: float = 20.0,
+    timeout: float = budget(20.0),
 ) -> tuple[int, str, str]:
     """Runs a runtime on `stdin` written in one go (then closed, unless `close_stdin` is False:
     the runtime must then exit on its own); returns its exit code, stdout and stderr."""
@@ -156,7 +157,7 @@ class RuntimeConnection:
             self._stderr += chunk
 
     async def wait_for(
-        self, test: Callable[[HarnessNotification], bool], timeout: float = 10.0
+        self, test: Callable[[HarnessNotification], bool], timeout: float = budget(10.0)
     ) -> HarnessNotification:
         """The first recorded notification passing `test` (already recorded or later)."""
         found: list[HarnessNotification] = []
@@ -168,7 +169,7 @@ class RuntimeConnection:
         await eventually(check, timeout)
         return found[0]
 
-    async def idle(self, session_id: str, count: int = 1, timeout: float = 10.0) -> None:
+    async def idle(self, session_id: str, count: int = 1, timeout: float = budget(10.0)) -> None:
         """Waits until `session_id` has reported `idle` `count` times."""
 
         def is_done() -> bool:
@@ -194,11 +195,11 @@ class RuntimeConnection:
         """A session's frames as `method` or `method detail`, for comparing sequences."""
         return describe_frames(self.notifications, session_id)
 
-    async def exited(self, timeout: float = 10.0) -> int:
+    async def exited(self, timeout: float = budget(10.0)) -> int:
         return await asyncio.wait_for(self.process.wait(), timeout)
 
     async def shutdown(self) -> int:
-        await self.peer.shutdown(timeout=10.0)
+        await self.peer.shutdown(timeout=budget(10.0))
         return await self.exited()
 
     async def close(self) -> None:

@@ -49,6 +49,7 @@ from dsh_sdk.client import (
 from dsh_sdk.client.run_stream import AsyncQueue
 from dsh_sdk.client.run_tracker import RunTracker
 from dsh_sdk.client.stderr_tail import StderrTail
+from time_budget import budget
 
 # --- content -------------------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ def started(parent: str, child: str) -> HarnessNotification:
 
 
 async def finished(tracker: RunTracker) -> RunResult:
-    return await asyncio.wait_for(tracker.done, 1)
+    return await asyncio.wait_for(tracker.done, budget(1))
 
 
 async def test_takes_the_receipt_before_the_response() -> None:

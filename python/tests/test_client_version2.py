@@ -22,6 +22,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client import CapabilityNotSupportedError, HarnessClient, HarnessNotification
 from runtime_support import CHUNK_DELAY, ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS
+from time_budget import budget
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 
@@ -126,7 +127,7 @@ async def test_cancelling_a_run_interrupts_its_turn_then_raises(
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
         await run
-    await asyncio.wait_for(idle.wait(), 5)
+    await asyncio.wait_for(idle.wait(), budget(5))
     events = [
         n.params.event
         for n in seen
@@ -164,7 +165,7 @@ async def test_cancelling_a_queued_run_spares_the_turn_before_it(
     with pytest.raises(asyncio.CancelledError):
         await queued
     # CancelledError comes once the interrupt is answered; the turn's end may follow it.
-    await asyncio.wait_for(idle_twice.wait(), 10)
+    await asyncio.wait_for(idle_twice.wait(), budget(10))
     ends = [
         n.params.event.data.reason.kind
         for n in seen

@@ -8,6 +8,7 @@ import pytest
 
 from dsh_sdk.errors import TransportClosedError
 from dsh_sdk.line_writer import LineWriter
+from time_budget import budget
 from transport_support import MemoryOutput, settle
 
 # Every test fails on an error the event loop would only log.
@@ -88,7 +89,7 @@ async def test_a_write_handed_its_turn_and_then_cancelled_passes_the_turn_on() -
         tasks.append(asyncio.ensure_future(writer.write_line(line)))
         await settle()
     output.writable.set()
-    await asyncio.wait_for(tasks[2], 2)
+    await asyncio.wait_for(tasks[2], budget(2))
     assert tasks[1].cancelled()
     assert bytes(output.data) == b"1\n3\n"
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from runtime_support import RUNTIME_COMMANDS, RUNTIME_IDS
+from time_budget import budget
 from vectors.cases import VectorCase, list_cases, suite
 from vectors.exchanges import Envelope, groups_of, match_group, read_envelopes
 from vectors.patterns import Bindings, resolve_pattern
@@ -76,17 +77,17 @@ async def play(
                     break
                 if is_output_ended or not match.reason.startswith("missing"):
                     return [f"server group {index}: {match.reason}"]
-                frame = await asyncio.wait_for(frames.get(), 10)
+                frame = await asyncio.wait_for(frames.get(), budget(10))
                 if frame is _END:
                     is_output_ended = True
                 else:
                     actual.append(frame)
         with contextlib.suppress(ConnectionError):
             process.stdin.close()
-        code = await asyncio.wait_for(process.wait(), 10)
+        code = await asyncio.wait_for(process.wait(), budget(10))
         if code != 0:
             return [f"the runtime exited with code {code}"]
-        await asyncio.wait_for(reader, 10)
+        await asyncio.wait_for(reader, budget(10))
         leftovers = []
         while not frames.empty():
             frame = frames.get_nowait()

@@ -16,6 +16,7 @@ from dsh_sdk._gen.methods import Method
 from dsh_sdk._gen.validators import validate_protocol_frame
 from dsh_sdk.codec import encode
 from runtime_support import CHUNK_DELAY, ECHO_ROUTE, PY_LAUNCHER, run_runtime
+from time_budget import budget
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": Method.INITIALIZE, "params": encode(ECHO_ROUTE)}
 
@@ -59,9 +60,9 @@ async def test_writes_nothing_before_the_first_request() -> None:
         done, _ = await asyncio.wait((early,), timeout=0.5)
         assert not done
         process.stdin.write(line({"jsonrpc": "2.0", "id": 1, "method": Method.SHUTDOWN}).encode())
-        rest = await asyncio.wait_for(early, 10) + await process.stdout.read()
+        rest = await asyncio.wait_for(early, budget(10)) + await process.stdout.read()
         assert rest == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
-        assert await asyncio.wait_for(process.wait(), 10) == 0
+        assert await asyncio.wait_for(process.wait(), budget(10)) == 0
     finally:
         if process.returncode is None:
             process.kill()
@@ -144,10 +145,10 @@ async def test_exits_0_after_shutdown_while_a_turn_streams_and_stops_sending_its
         process.stdin.write((line(INITIALIZE) + line(prompt(2, "long", "x" * 200))).encode())
         seen = b""
         while b"assistant/chunk" not in seen:
-            seen += await asyncio.wait_for(process.stdout.readline(), 10)
+            seen += await asyncio.wait_for(process.stdout.readline(), budget(10))
         process.stdin.write(line({"jsonrpc": "2.0", "id": 3, "method": Method.SHUTDOWN}).encode())
-        seen += await asyncio.wait_for(process.stdout.read(), 10)
-        assert await asyncio.wait_for(process.wait(), 10) == 0
+        seen += await asyncio.wait_for(process.stdout.read(), budget(10))
+        assert await asyncio.wait_for(process.wait(), budget(10)) == 0
         assert frames(seen.decode())[-1] == {"jsonrpc": "2.0", "id": 3, "result": {}}
     finally:
         if process.returncode is None:
