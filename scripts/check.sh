@@ -30,7 +30,7 @@ job_protocol() { pnpm -s generate:check && pnpm -s breaking; }
 job_lint() { pnpm -s lint; }
 # Set-up built every package from the committed generated files, and the protocol job proves
 # them current, so the tests run without turbo's generate and build steps in front.
-job_ts() { pnpm -s test -- --only; }
+job_ts() { pnpm -s exec turbo run test --only; }
 job_py() { PYTHON_VERSIONS="${PYTHON_VERSIONS-3.10 3.13}" bash scripts/test-py.sh; }
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/dsh-sdk-check.XXXXXX")
