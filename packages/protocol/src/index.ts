@@ -14,10 +14,12 @@ export type {
 } from './inbound-handlers.js';
 export type { RequestOptions } from './pending-requests.js';
 export {
+  describeResponseError,
   JsonRpcResponseError,
   RequestAbortedError,
   RequestTimeoutError,
   TransportClosedError,
+  VIOLATIONS_IN_MESSAGE,
 } from './errors.js';
 export type { TransportCloseReason } from './errors.js';
 export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
