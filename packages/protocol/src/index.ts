@@ -38,6 +38,24 @@ export {
   WireMessage,
 } from './gen/constants.gen.js';
 export type { MessagePlaceholders } from './gen/constants.gen.js';
+// One type guard per known variant of each open union: `event.type === 'x'` alone cannot narrow one.
+export {
+  isAgentInboxSplicedEvent,
+  isAssistantChunkEvent,
+  isAssistantMessageEvent,
+  isImageBlock,
+  isReasoningBlock,
+  isStepEndEvent,
+  isStepStartEvent,
+  isTextBlock,
+  isToolCallBlock,
+  isToolCallEvent,
+  isToolResultBlock,
+  isToolResultEvent,
+  isTurnEndEvent,
+  isTurnStartEvent,
+  isUserMessageEvent,
+} from './gen/guards.gen.js';
 export { METHODS, Method } from './gen/methods.gen.js';
 export type {
   HarnessSdkNotificationMap,
