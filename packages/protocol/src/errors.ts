@@ -10,7 +10,7 @@ import type { Violation } from './gen/types.gen.js';
  * (`Invalid params: /model: model "gpt-9" is not served by echo`); see {@link describeResponseError}.
  */
 export class JsonRpcResponseError extends Error {
-  override readonly name = 'JsonRpcResponseError';
+  override readonly name: string = 'JsonRpcResponseError';
   /** The wire error code, for example `ErrorCode.InvalidParams`. */
   readonly code: number;
   /** The wire `message`, as sent or received (`message` may say more). */
