@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadIdlFile } from '../src/idl/load.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { tsConstantsEmitter } from '../src/emit/ts-constants.js';
+import { tsGuardsEmitter } from '../src/emit/ts-guards.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
 import type { Emitter } from '../src/emit/emitter.js';
@@ -28,6 +29,14 @@ describe('TypeScript emitters on the minimal fixture', () => {
     expect(lines).toContain(
       "export const DIAGNOSTIC_REASONS: readonly DiagnosticReason[] = ['invalid-json'];",
     );
+  });
+
+  it('ts-guards emits one guard per known variant of an open union, none for its unknown one', async () => {
+    const lines = await linesOf(tsGuardsEmitter);
+    expect(lines).toContain("import type { Circle, Shape } from './types.gen.js';");
+    expect(lines).toContain('export function isCircle(value: Shape): value is Circle {');
+    expect(lines).toContain("  return value.kind === 'circle';");
+    expect(lines.filter((line) => line.startsWith('export function'))).toHaveLength(1);
   });
 
   it('ts-methods emits the method constants, both maps and the metadata table', async () => {

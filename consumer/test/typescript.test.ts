@@ -32,6 +32,22 @@ import type { InstallStep, PackageName } from './helpers/scratch-project.js';
 const TS_EXAMPLES = await readmeExamples('ts');
 
 let steps: InstallStep[];
+/**
+ * What an example's output must show beyond its reply, found by a call only that example makes:
+ * the interrupt example really interrupts (on its first streamed delta) and keeps that text; the
+ * streaming example streams its reply in more than one delta.
+ */
+const OUTPUT_CHECKS: readonly (readonly [marker: string, check: (stdout: string) => void])[] = [
+  ['stop.abort()', (stdout) => expect(stdout).toMatch(/^aborted "Echo: .+"$/m)],
+  [
+    "streamText('stream me",
+    (stdout) => {
+      const deltas = /^(\d+) deltas, as in the events: true$/m.exec(stdout)?.[1];
+      expect(Number(deltas)).toBeGreaterThan(1);
+    },
+  ],
+];
+
 let tarballs: Record<PackageName, string>;
 let full: string; // the README's project: all four packages, and cat.png
 let withoutRuntime: string; // protocol and client only
@@ -150,6 +166,11 @@ describe('installed with npm into a project of its own', () => {
     expect(stdout).toMatch(
       source.includes('@dsh-sdk/client') ? /Echo: [\s\S]* completed\n/ : SERVER_NAME,
     );
+    for (const [marker, check] of OUTPUT_CHECKS) if (source.includes(marker)) check(stdout);
+  });
+
+  test.each(OUTPUT_CHECKS.map(([marker]) => marker))('one README example calls %s', (marker) => {
+    expect(TS_EXAMPLES.filter((source) => source.includes(marker))).toHaveLength(1);
   });
 
   test('without @dsh-sdk/runtime, spawn fails before starting anything and says what to do', async () => {

@@ -75,7 +75,7 @@ async def test_refuses_a_route_it_does_not_serve_with_32602_and_the_pointer(
 ) -> None:
     runtime = await runtimes.start()
     error = await refusal(runtime.peer.initialize(dataclasses.replace(ECHO_ROUTE, **change)))
-    assert (error.code, error.message) == (ErrorCode.INVALID_PARAMS, "Invalid params")
+    assert (error.code, error.wire_message) == (ErrorCode.INVALID_PARAMS, "Invalid params")
     assert error.data == [{"pointer": pointer, "message": message}]
 
 

@@ -116,7 +116,10 @@ async def test_refuses_a_durable_reference_the_store_does_not_hold_with_32602_at
         await runtime.peer.session_prompt(
             SessionPromptParams(session_id="c", content_blocks=blocks)
         )
-    assert (caught.value.code, caught.value.message) == (ErrorCode.INVALID_PARAMS, "Invalid params")
+    assert (caught.value.code, caught.value.wire_message) == (
+        ErrorCode.INVALID_PARAMS,
+        "Invalid params",
+    )
     assert caught.value.data == [
         {
             "pointer": "/contentBlocks/1/attachment/attachmentId",

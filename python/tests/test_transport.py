@@ -82,11 +82,12 @@ async def test_an_error_response_raises_json_rpc_response_error_with_code_messag
     peer.send({"id": 1, "error": {"code": -32602, "message": "Invalid params", "data": violations}})
     with pytest.raises(JsonRpcResponseError) as caught:
         await call
-    assert (caught.value.code, caught.value.message, caught.value.data) == (
+    assert (caught.value.code, caught.value.wire_message, caught.value.data) == (
         -32602,
         "Invalid params",
         violations,
     )
+    assert caught.value.message == "Invalid params: /sessionId: is required"
     assert caught.value.has_data
 
 

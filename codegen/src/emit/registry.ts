@@ -10,6 +10,7 @@ import { pyModelsEmitter } from './py-models.js';
 import { pyPeersEmitter } from './py-peers.js';
 import { pyValidatorsEmitter } from './py-validators.js';
 import { tsConstantsEmitter } from './ts-constants.js';
+import { tsGuardsEmitter } from './ts-guards.js';
 import { tsMethodsEmitter } from './ts-methods.js';
 import { tsPeersEmitter } from './ts-peers.js';
 import { tsTypesEmitter } from './ts-types.js';
@@ -18,6 +19,7 @@ import { tsValidatorsEmitter } from './ts-validators.js';
 export const EMITTERS: readonly Emitter[] = [
   jsonSchemaEmitter,
   tsTypesEmitter,
+  tsGuardsEmitter,
   tsConstantsEmitter,
   tsMethodsEmitter,
   tsValidatorsEmitter,

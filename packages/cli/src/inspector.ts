@@ -69,7 +69,7 @@ function errorAnswer(error: unknown): Answer {
     return {
       error: {
         code: error.code,
-        message: error.message,
+        message: error.wireMessage,
         ...(error.data === undefined ? {} : { data: error.data }),
       },
     };

@@ -1,4 +1,6 @@
 // The client's own errors. Wire errors stay `JsonRpcResponseError` (from @dsh-sdk/protocol).
+import { ERROR_MESSAGES, ErrorCode, JsonRpcResponseError } from '@dsh-sdk/protocol';
+import type { Violation } from '@dsh-sdk/protocol';
 
 /** How a runtime process ended: an exit code, or the signal that killed it. */
 export interface RuntimeExit {
@@ -96,20 +98,44 @@ export class RuntimeNotInstalledError extends RuntimeSpawnError {
 /** Where a run was when its `timeoutMs` ran out. */
 export type RunStage = 'waiting-for-receipt' | 'waiting-for-idle';
 
-/** A run did not reach its root session's `idle` within its `timeoutMs`. */
+/**
+ * A run did not reach its root session's `idle` within its `timeoutMs`. On a runtime that
+ * reported `sessionInterrupt`, a run whose turn had started was interrupted first (`interrupted`),
+ * so the session is free for the next prompt; otherwise its turn goes on in the runtime.
+ */
 export class RunTimeoutError extends Error {
   override readonly name = 'RunTimeoutError';
   readonly sessionId: string;
   readonly timeoutMs: number;
   readonly stage: RunStage;
+  /** The assistant text streamed before the run stopped (see `RunResult.partialResponse`). */
+  readonly partialResponse: string;
+  /** Whether the client sent `session/interrupt` for the run's turn and the runtime answered it. */
+  readonly interrupted: boolean;
 
-  constructor(sessionId: string, timeoutMs: number, stage: RunStage) {
+  constructor(
+    sessionId: string,
+    timeoutMs: number,
+    stage: RunStage,
+    { partialResponse = '', interrupted = false }: RunStopDetails = {},
+  ) {
     const waiting = stage === 'waiting-for-receipt' ? 'its receipt' : 'the session to go idle';
-    super(`the run on session ${sessionId} timed out after ${timeoutMs} ms waiting for ${waiting}`);
+    const after = interrupted ? '; its turn was interrupted' : '';
+    super(
+      `the run on session ${sessionId} timed out after ${timeoutMs} ms waiting for ${waiting}${after}`,
+    );
     this.sessionId = sessionId;
     this.timeoutMs = timeoutMs;
     this.stage = stage;
+    this.partialResponse = partialResponse;
+    this.interrupted = interrupted;
   }
+}
+
+/** What a stopped run had got so far. */
+export interface RunStopDetails {
+  readonly partialResponse?: string;
+  readonly interrupted?: boolean;
 }
 
 /**
@@ -121,14 +147,17 @@ export class RunTimeoutError extends Error {
 export class RunAbortedError extends Error {
   override readonly name = 'RunAbortedError';
   readonly sessionId: string;
+  /** The assistant text streamed before the run was detached (see `RunResult.partialResponse`). */
+  readonly partialResponse: string;
 
-  constructor(sessionId: string, reason: unknown) {
+  constructor(sessionId: string, reason: unknown, partialResponse = '') {
     super(
       `the run on session ${sessionId} was aborted and detached: the runtime cannot interrupt ` +
         '(it did not report the sessionInterrupt capability), so its turn goes on',
       { cause: reason },
     );
     this.sessionId = sessionId;
+    this.partialResponse = partialResponse;
   }
 }
 
@@ -154,5 +183,24 @@ export class CapabilityNotSupportedError extends Error {
     this.capability = capability;
     this.method = method;
     this.protocolVersion = protocolVersion;
+  }
+}
+
+/**
+ * The client checked a request's params against the schema before sending and found them
+ * invalid: nothing was sent. It is the `-32602` a runtime would have answered (the same `code`,
+ * `wireMessage` and `data`, every violation in schema order), so code that handles a runtime's
+ * refusal handles this too; `instanceof LocalInvalidParamsError` tells that it never left.
+ */
+export class LocalInvalidParamsError extends JsonRpcResponseError {
+  override readonly name = 'LocalInvalidParamsError';
+  /** The method that was not sent. */
+  readonly method: string;
+  declare readonly data: readonly Violation[];
+
+  constructor(method: string, violations: readonly Violation[]) {
+    super(ErrorCode.InvalidParams, ERROR_MESSAGES[ErrorCode.InvalidParams], { data: violations });
+    this.method = method;
+    this.message = `${this.message} (checked by the client: ${method} was not sent)`;
   }
 }

@@ -3,13 +3,16 @@ import {
   HarnessSdkClientPeer,
   JsonRpcLineTransport,
   LATEST_PROTOCOL_VERSION,
+  METHOD_VALIDATORS,
   Method,
   TransportClosedError,
+  toViolations,
 } from '@dsh-sdk/protocol';
 import type {
   DiagnosticObserver,
   InitializeParams,
   InitializeResult,
+  RequestMethod,
   RequestOptions,
   ServerCapabilities,
   ServerInfo,
@@ -25,6 +28,7 @@ import type { PromptInput } from './content.js';
 import {
   CapabilityNotSupportedError,
   ClientClosedError,
+  LocalInvalidParamsError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeSurvivedKillError,
@@ -35,7 +39,8 @@ import type { HarnessNotification, NotificationListener } from './notifications.
 import { RunTracker } from './run-tracker.js';
 import type { RunResult } from './run-tracker.js';
 import { AsyncQueue } from './run-stream.js';
-import type { RunStream } from './run-stream.js';
+import type { RunStream, TextStream } from './run-stream.js';
+import { textDeltaOf } from './session-events.js';
 import { RuntimeProcess } from './runtime-process.js';
 import { defaultRuntimeCommand } from './runtime-launcher.js';
 import { climbShutdownLadder } from './shutdown-ladder.js';
@@ -105,7 +110,16 @@ export interface RunOptions {
    * interrupt: its turn goes on.
    */
   readonly signal?: AbortSignal;
-  /** Fails the run with `RunTimeoutError` if it is not idle in time. */
+  /**
+   * Fails the run with `RunTimeoutError` if it is not idle in time; the error keeps the text
+   * streamed so far (`partialResponse`). When the runtime reported `sessionInterrupt` and the
+   * run's turn has started, the client first sends `session/interrupt` for the session and fails
+   * the run once the runtime answered (`interrupted: true`; no chunk of that turn follows, and the
+   * session takes the next prompt). Without the capability (a version 1 runtime), nothing can be
+   * sent: the run is detached locally at once and the turn goes on in the runtime; a later
+   * prompt on the same session queues behind it. A run still waiting for its receipt (its prompt
+   * queued behind another turn) is not interrupted either.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -193,6 +207,8 @@ export class HarnessClient {
    * runtime is stopped and the error is thrown (a `JsonRpcResponseError` keeps the wire code).
    */
   static async spawn(options: HarnessClientOptions): Promise<HarnessClient> {
+    const params = initializeParams(options);
+    requireValidParams(Method.initialize, params); // before anything is started
     const command = options.command ?? defaultRuntimeCommand();
     const runtime = await RuntimeProcess.start({
       command,
@@ -206,7 +222,6 @@ export class HarnessClient {
     const client = new HarnessClient(runtime, options, command);
     try {
       const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
-      const params = initializeParams(options);
       client.#handshake = await client.#call(client.#peer.initialize(params, { timeoutMs }));
     } catch (error) {
       await client.shutdown({ timeoutMs: FAILED_START_STEP_MS });
@@ -252,6 +267,7 @@ export class HarnessClient {
     return this.#call(
       (async () => {
         this.#requireCapability('sessionClose', Method.sessionClose);
+        requireValidParams(Method.sessionClose, { sessionId });
         return this.#peer.sessionClose({ sessionId }, bounded);
       })(),
     );
@@ -272,6 +288,7 @@ export class HarnessClient {
     options: RequestOptions,
   ): Promise<SessionInterruptResult> {
     this.#requireCapability('sessionInterrupt', Method.sessionInterrupt);
+    requireValidParams(Method.sessionInterrupt, { sessionId });
     return this.#peer.sessionInterrupt(
       { sessionId },
       { timeoutMs: this.#requestTimeoutMs, ...options },
@@ -316,10 +333,19 @@ export class HarnessClient {
     return this.#hub.subscribe(listener);
   }
 
-  /** Sends `session/prompt` and resolves with the receipt; see {@link run} to follow the turn. */
+  /**
+   * Sends `session/prompt` and resolves with the receipt; see {@link run} to follow the turn.
+   * Params that break the schema fail with `LocalInvalidParamsError` (the runtime's `-32602`
+   * violations) without sending.
+   */
   prompt(params: SessionPromptParams, options: RequestOptions = {}): Promise<SessionPromptResult> {
     const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
-    return this.#call(this.#peer.sessionPrompt(params, bounded));
+    return this.#call(
+      (async () => {
+        requireValidParams(Method.sessionPrompt, params);
+        return this.#peer.sessionPrompt(params, bounded);
+      })(),
+    );
   }
 
   /**
@@ -327,13 +353,15 @@ export class HarnessClient {
    * `idle`, over the root and the children `subagent.started` reveals (recursively).
    */
   async run(prompt: PromptInput, options: RunOptions = {}): Promise<RunResult> {
-    const sessionId = options.sessionId ?? `session-${randomUUID()}`;
+    const sessionId = options.sessionId ?? newSessionId();
     const tracker = new RunTracker(sessionId, options.onNotification);
     const unsubscribe = this.#hub.subscribe((notification) => tracker.accept(notification));
     const cancel = this.#canInterrupt
       ? () => void this.#interruptRun(tracker)
-      : (reason: unknown) => tracker.fail(new RunAbortedError(sessionId, reason));
-    const disarm = armRunLimits(tracker, options, cancel);
+      : (reason: unknown) =>
+          tracker.fail(new RunAbortedError(sessionId, reason, tracker.partialResponse));
+    const timeOut = (timeoutMs: number) => void this.#timeOutRun(tracker, timeoutMs);
+    const disarm = armRunLimits(tracker, options, cancel, timeOut);
     this.#runs.add(tracker);
     try {
       if (this.#lostError) throw this.#lostError;
@@ -367,6 +395,54 @@ export class HarnessClient {
     } catch (error) {
       tracker.fail(error);
     }
+  }
+
+  /**
+   * A run out of time: on a runtime that can interrupt, once its turn has started, the session
+   * is interrupted first (see {@link RunOptions.timeoutMs}); then the run fails with
+   * `RunTimeoutError` and the text streamed until then.
+   */
+  async #timeOutRun(tracker: RunTracker, timeoutMs: number): Promise<void> {
+    const { sessionId, stage } = tracker;
+    let interrupted = false;
+    if (this.#canInterrupt && stage === 'waiting-for-idle' && !tracker.isSettled) {
+      tracker.expire();
+      try {
+        await this.interrupt(sessionId);
+        interrupted = true;
+      } catch {
+        // The timeout is what the caller asked to hear about; the runtime's state decides the rest.
+      }
+    }
+    const { partialResponse } = tracker;
+    tracker.fail(
+      new RunTimeoutError(sessionId, timeoutMs, stage, { partialResponse, interrupted }),
+    );
+  }
+
+  /**
+   * Starts a run and streams the reply text as it arrives: the text deltas of the root session's
+   * `assistant/chunk`s (not reasoning, not the children's), then the end of the iteration when
+   * the run resolves, or the run's error. `result` settles like `run()`; leaving the loop early
+   * does not stop the run (pass a `signal` for that).
+   */
+  streamText(prompt: PromptInput, options: RunOptions = {}): TextStream {
+    const sessionId = options.sessionId ?? newSessionId();
+    const queue = new AsyncQueue<string>();
+    const result = this.run(prompt, {
+      ...options,
+      sessionId,
+      onNotification: (notification) => {
+        const delta = textDeltaOf(notification, sessionId);
+        if (delta !== undefined && delta !== '') queue.push(delta);
+        options.onNotification?.(notification);
+      },
+    });
+    result.then(
+      () => queue.end(),
+      (error: unknown) => queue.fail(error),
+    );
+    return { result, [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
   }
 
   /** Starts a run and returns it as an async iterable of its notifications plus its result. */
@@ -436,23 +512,29 @@ function initializeParams({ initialize, protocolVersion }: HarnessClientOptions)
   return version === null ? initialize : { ...initialize, protocolVersion: version };
 }
 
+/** A new session's id. */
+function newSessionId(): string {
+  return `session-${randomUUID()}`;
+}
+
+/** Throws {@link LocalInvalidParamsError}, the runtime's `-32602`, for params that break the schema. */
+function requireValidParams(method: RequestMethod, params: unknown): void {
+  const { params: validate } = METHOD_VALIDATORS[method];
+  if (!validate(params)) throw new LocalInvalidParamsError(method, toViolations(validate.errors));
+}
+
 /** Arms a run's timeout and abort signal; returns the function that disarms them. */
 function armRunLimits(
   tracker: RunTracker,
   { signal, timeoutMs }: RunOptions,
   cancel: (reason: unknown) => void,
+  timeOut: (timeoutMs: number) => void,
 ): () => void {
-  const { sessionId } = tracker;
   const onAbort = (): void => cancel(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          () => tracker.fail(new RunTimeoutError(sessionId, timeoutMs, tracker.stage)),
-          timeoutMs,
-        );
+    timeoutMs === undefined ? undefined : setTimeout(() => timeOut(timeoutMs), timeoutMs);
   return () => {
     signal?.removeEventListener('abort', onAbort);
     if (timer !== undefined) clearTimeout(timer);

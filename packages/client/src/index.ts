@@ -5,7 +5,7 @@ export type { HarnessClientOptions, RunOptions } from './harness-client.js';
 export { CLIENT_RECORDER } from './connection-trace.js';
 export type { TraceOptions } from './connection-trace.js';
 export type { RunResult } from './run-tracker.js';
-export type { RunStream } from './run-stream.js';
+export type { RunStream, TextStream } from './run-stream.js';
 export type { HarnessNotification, NotificationListener } from './notifications.js';
 export {
   detectImageMimeType,
@@ -20,6 +20,7 @@ export type { PromptInput } from './content.js';
 export {
   CapabilityNotSupportedError,
   ClientClosedError,
+  LocalInvalidParamsError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeExitedError,
@@ -36,7 +37,7 @@ export {
   RequestTimeoutError,
   TransportClosedError,
 } from '@dsh-sdk/protocol';
-export type { CapabilityName, RunStage, RuntimeExit } from './errors.js';
+export type { CapabilityName, RunStage, RunStopDetails, RuntimeExit } from './errors.js';
 export { DEFAULT_SHUTDOWN_STEP_MS } from './shutdown-ladder.js';
 export type {
   ShutdownOptions,
@@ -44,7 +45,69 @@ export type {
   ShutdownStep,
   ShutdownStepReport,
 } from './shutdown-ladder.js';
-export { isEventOfType, textOf } from './session-events.js';
+export { isEventOfType, textDeltaOf, textOf } from './session-events.js';
 export type { KnownEventType, SessionEventOf } from './session-events.js';
 export { RUNTIME_PACKAGE, defaultRuntimeCommand } from './runtime-launcher.js';
 export { DEFAULT_STDERR_TAIL_BYTES } from './stderr-tail.js';
+
+// The protocol's types, constants and guards that the API above takes and gives, so a user needs
+// no direct dependency on @dsh-sdk/protocol.
+export {
+  describeResponseError,
+  isAgentInboxSplicedEvent,
+  isAssistantChunkEvent,
+  isAssistantMessageEvent,
+  isImageBlock,
+  isReasoningBlock,
+  isStepEndEvent,
+  isStepStartEvent,
+  isTextBlock,
+  isToolCallBlock,
+  isToolCallEvent,
+  isToolResultBlock,
+  isToolResultEvent,
+  isTurnEndEvent,
+  isTurnStartEvent,
+  isUserMessageEvent,
+  LATEST_PROTOCOL_VERSION,
+  Method,
+} from '@dsh-sdk/protocol';
+export type {
+  AgentInboxSplicedEvent,
+  AssistantChunk,
+  AssistantChunkEvent,
+  AssistantMessageEvent,
+  ContentBlock,
+  DiagnosticObserver,
+  ImageBlock,
+  ImageMimeType,
+  InitializeParams,
+  InitializeResult,
+  JsonRpcLineTransport,
+  ReasoningBlock,
+  RequestOptions,
+  SdkEncodedImageBlock,
+  SdkPromptContentBlock,
+  ServerCapabilities,
+  ServerInfo,
+  SessionCloseResult,
+  SessionEvent,
+  SessionInterruptResult,
+  SessionPromptParams,
+  SessionPromptResult,
+  StepEndEvent,
+  StepStartEvent,
+  TextBlock,
+  ToolCallBlock,
+  ToolCallEvent,
+  ToolResultBlock,
+  ToolResultEvent,
+  TransportDiagnostic,
+  TurnEndEvent,
+  TurnEndKind,
+  TurnStartEvent,
+  UnknownContentBlock,
+  UnknownSessionEvent,
+  UserMessageEvent,
+  Violation,
+} from '@dsh-sdk/protocol';

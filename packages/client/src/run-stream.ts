@@ -7,6 +7,12 @@ export interface RunStream extends AsyncIterable<HarnessNotification> {
   readonly result: Promise<RunResult>;
 }
 
+/** A run's reply text as it streams: iterate its text deltas, await its result. */
+export interface TextStream extends AsyncIterable<string> {
+  /** Settles like `run()`: the result once the root session is idle, or the run's error. */
+  readonly result: Promise<RunResult>;
+}
+
 /**
  * An unbounded queue of values with one consumer, ended or failed by its producer. Values
  * come as fast as the runtime sends them; iterating late loses none of them.

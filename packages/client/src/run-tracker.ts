@@ -4,7 +4,7 @@ import { Method } from '@dsh-sdk/protocol';
 import type { SessionEvent, TurnEndKind } from '@dsh-sdk/protocol';
 import type { RunStage } from './errors.js';
 import type { HarnessNotification } from './notifications.js';
-import { isEventOfType, textOf } from './session-events.js';
+import { isEventOfType, textDeltaOf, textOf } from './session-events.js';
 
 /** What a run produced, once its root session went idle. */
 export interface RunResult {
@@ -14,6 +14,13 @@ export interface RunResult {
   readonly messageId: string;
   /** The text of the root session's last `assistant/message` ('' when there was none). */
   readonly finalResponse: string;
+  /**
+   * The reply text the root session streamed during the run: the text deltas of its
+   * `assistant/chunk`s joined, every step's, in order (what `streamText` yields; reasoning not
+   * included). Complete for a turn that completed; for an interrupted one, what came before it
+   * stopped. `RunTimeoutError` and `RunAbortedError` carry it too.
+   */
+  readonly partialResponse: string;
   /** The `reason.kind` of the root session's last `turn/end`; absent when there was none. */
   readonly finishReason?: TurnEndKind;
   /** The root session's events, from the receipt to the end of the run. */
@@ -44,6 +51,9 @@ export class RunTracker {
   #messageId: string | undefined;
   #isStarted = false;
   #isSettled = false;
+  /** An error is on its way ({@link expire}): the run must not resolve meanwhile. */
+  #isExpiring = false;
+  #partialResponse = '';
   /** The root's turn ended `aborted`: the run ends at the root's next frame. */
   #isTurnAborted = false;
   #markStarted: () => void = () => {};
@@ -101,6 +111,19 @@ export class RunTracker {
     // Otherwise it is another session's, or an earlier turn's of this session: not this run's.
   }
 
+  /** The reply text streamed so far (see `RunResult.partialResponse`). */
+  get partialResponse(): string {
+    return this.#partialResponse;
+  }
+
+  /**
+   * Keeps the run from resolving: its limit ran out and {@link fail} follows once the runtime
+   * was told. Notifications are still taken, so the text streamed meanwhile is kept.
+   */
+  expire(): void {
+    this.#isExpiring = true;
+  }
+
   /** Ends the run with `error` (a timeout, an abort, the runtime exiting, a failed prompt). */
   fail(error: unknown): void {
     if (this.#isSettled) return;
@@ -118,6 +141,7 @@ export class RunTracker {
     if (this.#isTurnAborted && !isIdle && sessionsOf(notification).includes(this.sessionId))
       return this.#finish(); // the next queued turn's first frame
     this.#notifications.push(notification);
+    this.#partialResponse += textDeltaOf(notification, this.sessionId) ?? '';
     if (notification.method === Method.subagentStarted) {
       this.#tree.add(notification.params.childSessionId);
     }
@@ -136,7 +160,7 @@ export class RunTracker {
   }
 
   #finish(): void {
-    if (this.#isSettled || this.#messageId === undefined) return;
+    if (this.#isSettled || this.#isExpiring || this.#messageId === undefined) return;
     this.#isSettled = true;
     let finalResponse = '';
     let finishReason: TurnEndKind | undefined;
@@ -149,6 +173,7 @@ export class RunTracker {
       sessionId: this.sessionId,
       messageId: this.#messageId,
       finalResponse,
+      partialResponse: this.#partialResponse,
       ...(finishReason === undefined ? {} : { finishReason }),
       events: this.#events,
       notifications: this.#notifications,

@@ -1,14 +1,20 @@
 import type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
+import { ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
+import type { Violation } from './gen/types.gen.js';
 
 /**
  * An error response from the peer, or an error a handler throws to choose the
  * response it sends (for example `-32602` with the list of violations).
- * Keeps the wire `code`, `message` and, only when the peer sent one, `data`.
+ * Keeps the wire `code`, `wireMessage` and, only when the peer sent one, `data`.
+ * `message` is for people: for a `-32602` it adds the first violations
+ * (`Invalid params: /model: model "gpt-9" is not served by echo`); see {@link describeResponseError}.
  */
 export class JsonRpcResponseError extends Error {
-  override readonly name = 'JsonRpcResponseError';
+  override readonly name: string = 'JsonRpcResponseError';
   /** The wire error code, for example `ErrorCode.InvalidParams`. */
   readonly code: number;
+  /** The wire `message`, as sent or received (`message` may say more). */
+  readonly wireMessage: string;
   /**
    * The wire `data`; absent (not `undefined`) when the error had none. Declared
    * only, so that no class field defines it as `undefined` before the constructor runs.
@@ -17,8 +23,12 @@ export class JsonRpcResponseError extends Error {
 
   /** Pass `data` in `options` to send or keep it; leave it out for an error without `data`. */
   constructor(code: number, message: string, options: { data?: unknown; cause?: unknown } = {}) {
-    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    super(
+      describeResponseError(code, message, options.data),
+      'cause' in options ? { cause: options.cause } : undefined,
+    );
     this.code = code;
+    this.wireMessage = message;
     if ('data' in options) this.data = options.data;
   }
 
@@ -33,9 +43,48 @@ export class JsonRpcResponseError extends Error {
 
   /** The `error` member of a response carrying this error. */
   toErrorObject(): JsonRpcErrorObject {
-    const { code, message } = this;
+    const { code, wireMessage: message } = this;
     return 'data' in this ? { code, message, data: this.data } : { code, message };
   }
+}
+
+/** How many violations an error's `message` shows before saying how many more there are. */
+export const VIOLATIONS_IN_MESSAGE = 3;
+const VIOLATION_SEPARATOR = '; ';
+
+/**
+ * The readable message of an error response: the wire `message`, and for a `-32602` whose
+ * `data` is a violation list, its first {@link VIOLATIONS_IN_MESSAGE} violations
+ * (`pointer: reason`, the reason alone at the root pointer) joined by `; `, then `and N more`.
+ * The same text in every language's SDK (the IDL's `invalidParams` messages).
+ */
+export function describeResponseError(code: number, message: string, data?: unknown): string {
+  if (code !== ErrorCode.InvalidParams || !isViolationList(data) || data.length === 0)
+    return message;
+  const shown = data
+    .slice(0, VIOLATIONS_IN_MESSAGE)
+    .map(({ pointer, message: reason }) =>
+      pointer === '' ? reason : formatMessage(WireMessage.ViolationAt, { pointer, reason }),
+    );
+  const hidden = data.length - shown.length;
+  if (hidden > 0) shown.push(formatMessage(WireMessage.MoreViolations, { count: hidden }));
+  return formatMessage(WireMessage.WithViolations, {
+    message,
+    violations: shown.join(VIOLATION_SEPARATOR),
+  });
+}
+
+function isViolationList(data: unknown): data is Violation[] {
+  return (
+    Array.isArray(data) &&
+    data.every(
+      (item: unknown) =>
+        typeof item === 'object' &&
+        item !== null &&
+        typeof (item as Partial<Violation>).pointer === 'string' &&
+        typeof (item as Partial<Violation>).message === 'string',
+    )
+  );
 }
 
 /** Why a transport stopped. */

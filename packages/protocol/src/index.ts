@@ -14,10 +14,12 @@ export type {
 } from './inbound-handlers.js';
 export type { RequestOptions } from './pending-requests.js';
 export {
+  describeResponseError,
   JsonRpcResponseError,
   RequestAbortedError,
   RequestTimeoutError,
   TransportClosedError,
+  VIOLATIONS_IN_MESSAGE,
 } from './errors.js';
 export type { TransportCloseReason } from './errors.js';
 export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
@@ -36,6 +38,24 @@ export {
   WireMessage,
 } from './gen/constants.gen.js';
 export type { MessagePlaceholders } from './gen/constants.gen.js';
+// One type guard per known variant of each open union: `event.type === 'x'` alone cannot narrow one.
+export {
+  isAgentInboxSplicedEvent,
+  isAssistantChunkEvent,
+  isAssistantMessageEvent,
+  isImageBlock,
+  isReasoningBlock,
+  isStepEndEvent,
+  isStepStartEvent,
+  isTextBlock,
+  isToolCallBlock,
+  isToolCallEvent,
+  isToolResultBlock,
+  isToolResultEvent,
+  isTurnEndEvent,
+  isTurnStartEvent,
+  isUserMessageEvent,
+} from './gen/guards.gen.js';
 export { METHODS, Method } from './gen/methods.gen.js';
 export type {
   HarnessSdkNotificationMap,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
   JsonRpcResponseError,
@@ -37,6 +38,41 @@ describe('JsonRpcResponseError', () => {
   test('round-trips an error object', () => {
     const wire = { code: -32002, message: 'Not initialized' };
     expect(JsonRpcResponseError.fromErrorObject(wire).toErrorObject()).toEqual(wire);
+  });
+
+  test('keeps the wire message apart from the readable one', () => {
+    const data = [{ pointer: '/model', message: 'model "gpt-9" is not served by echo' }];
+    const error = JsonRpcResponseError.fromErrorObject({
+      code: -32602,
+      message: 'Invalid params',
+      data,
+    });
+    expect(error.message).toBe('Invalid params: /model: model "gpt-9" is not served by echo');
+    expect(error.wireMessage).toBe('Invalid params');
+    expect(error.data).toBe(data);
+    expect(error.toErrorObject()).toEqual({ code: -32602, message: 'Invalid params', data });
+  });
+
+  // The same cases drive python/tests/test_errors.py.
+  const fixture = JSON.parse(
+    readFileSync(new URL('./fixtures/response-error-messages.json', import.meta.url), 'utf8'),
+  ) as {
+    cases: {
+      description: string;
+      code: number;
+      message: string;
+      data?: unknown;
+      expected: string;
+    }[];
+  };
+  test.each(fixture.cases.map((c) => [c.description, c] as const))('message: %s', (_, c) => {
+    const error = JsonRpcResponseError.fromErrorObject(
+      'data' in c
+        ? { code: c.code, message: c.message, data: c.data }
+        : { code: c.code, message: c.message },
+    );
+    expect(error.message).toBe(c.expected);
+    expect(error.wireMessage).toBe(c.message);
   });
 
   test('keeps a cause when given one', () => {

@@ -84,7 +84,8 @@ describe('JsonRpcLineTransport outbound requests', () => {
     expect(error).toMatchObject({
       name: 'JsonRpcResponseError',
       code: -32602,
-      message: 'Invalid params',
+      wireMessage: 'Invalid params',
+      message: 'Invalid params: /maxTokens: must be >= 1',
       data,
     });
     const bare: unknown = await withoutData.catch((reason: unknown) => reason);

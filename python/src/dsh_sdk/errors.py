@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
+from dsh_sdk._gen.constants import ErrorCode, WireMessage, format_message
 from dsh_sdk.classify import JsonRpcId
 from dsh_sdk.jsonlib import ABSENT
 
 __all__ = [
+    "VIOLATIONS_IN_MESSAGE",
     "JsonRpcResponseError",
     "RequestTimeoutError",
     "TransportCloseReason",
     "TransportClosedError",
+    "describe_response_error",
 ]
 
 
@@ -19,18 +22,24 @@ class JsonRpcResponseError(Exception):
     """An error response from the peer, or an error a handler raises to choose the response it
     sends (for example `-32602` with the list of violations).
 
-    Keeps the wire `code`, `message` and, only when there is one, `data`: `data` is `ABSENT`
-    (falsy, not `None`) when the error has none, since `null` is a value `data` can have.
+    Keeps the wire `code`, `wire_message` and, only when there is one, `data`: `data` is
+    `ABSENT` (falsy, not `None`) when the error has none, since `null` is a value `data` can
+    have. `message` is for people: for a `-32602` it adds the first violations
+    (`Invalid params: /model: model "gpt-9" is not served by echo`); see
+    `describe_response_error`.
     """
 
     code: int
     message: str
+    wire_message: str
     data: Any
 
     def __init__(self, code: int, message: str, data: Any = ABSENT) -> None:
-        super().__init__(message)
+        readable = describe_response_error(int(code), message, data)
+        super().__init__(readable)
         self.code = int(code)
-        self.message = message
+        self.message = readable
+        self.wire_message = message
         self.data = data
 
     @property
@@ -47,15 +56,51 @@ class JsonRpcResponseError(Exception):
     def to_error_object(self) -> dict[str, Any]:
         """The `error` member of a response carrying this error; `data` only when present."""
         if self.data is ABSENT:
-            return {"code": self.code, "message": self.message}
-        return {"code": self.code, "message": self.message, "data": self.data}
+            return {"code": self.code, "message": self.wire_message}
+        return {"code": self.code, "message": self.wire_message, "data": self.data}
 
     def __repr__(self) -> str:
         data = "" if self.data is ABSENT else f", data={self.data!r}"
-        return f"JsonRpcResponseError({self.code}, {self.message!r}{data})"
+        return f"JsonRpcResponseError({self.code}, {self.wire_message!r}{data})"
 
     def __str__(self) -> str:
         return f"{self.message} ({self.code})"
+
+
+VIOLATIONS_IN_MESSAGE: Final = 3
+"""How many violations an error's `message` shows before saying how many more there are."""
+
+_VIOLATION_SEPARATOR: Final = "; "
+
+
+def describe_response_error(code: int, message: str, data: Any = ABSENT) -> str:
+    """The readable message of an error response: the wire `message`, and for a `-32602` whose
+    `data` is a violation list, its first `VIOLATIONS_IN_MESSAGE` violations (`pointer: reason`,
+    the reason alone at the root pointer) joined by `; `, then `and N more`. The same text as
+    `describeResponseError` in TypeScript (the IDL's `invalidParams` messages)."""
+    if code != ErrorCode.INVALID_PARAMS or not _is_violation_list(data) or not data:
+        return message
+    shown = [
+        reason
+        if pointer == ""
+        else format_message(WireMessage.VIOLATION_AT, pointer=pointer, reason=reason)
+        for pointer, reason in ((v["pointer"], v["message"]) for v in data[:VIOLATIONS_IN_MESSAGE])
+    ]
+    hidden = len(data) - len(shown)
+    if hidden > 0:
+        shown.append(format_message(WireMessage.MORE_VIOLATIONS, count=hidden))
+    return format_message(
+        WireMessage.WITH_VIOLATIONS, message=message, violations=_VIOLATION_SEPARATOR.join(shown)
+    )
+
+
+def _is_violation_list(data: Any) -> bool:
+    return isinstance(data, list) and all(
+        isinstance(item, dict)
+        and isinstance(item.get("pointer"), str)
+        and isinstance(item.get("message"), str)
+        for item in data
+    )
 
 
 TransportCloseReason = Literal[

@@ -22,7 +22,7 @@ export const ErrorCode = {
   InvalidRequest: -32600,
   /** No handler is registered for the request's method. A runtime playing version 1 answers it for `session/interrupt` and `session/close`. */
   MethodNotFound: -32601,
-  /** The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation. */
+  /** The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation. The wire `message` stays the standard one; an SDK's error object shows the first three violations in its message (`withViolations`, each `violationAt` or, at the root pointer, the reason alone, joined by `; `, then `moreViolations`). */
   InvalidParams: -32602,
   /** A handler threw or rejected, or returned a result that cannot be sent (JSON cannot hold it, or it is nested deeper than `maxNestingDepth`); the error's message is the response's `message`. The transport stays open. */
   InternalError: -32603,
@@ -98,6 +98,12 @@ export const WireMessage = {
   ShuttingDown: 'shutting down',
   /** Sent with error -32601 (methodNotFound). Placeholders: `method`. */
   MethodNotFound: 'Method not found: {method}',
+  /** Sent with error -32602 (invalidParams). Placeholders: `message`, `violations`. */
+  WithViolations: '{message}: {violations}',
+  /** Sent with error -32602 (invalidParams). Placeholders: `pointer`, `reason`. */
+  ViolationAt: '{pointer}: {reason}',
+  /** Sent with error -32602 (invalidParams). Placeholders: `count`. */
+  MoreViolations: 'and {count} more',
   /** Sent with error -32603 (internalError). */
   HandlerFailed: 'the handler failed',
   /** Sent with error -32603 (internalError). */

@@ -34,7 +34,7 @@ class ErrorCode(IntEnum):
     """No handler is registered for the request's method. A runtime playing version 1 answers it for `session/interrupt` and `session/close`."""
 
     INVALID_PARAMS = -32602
-    """The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation."""
+    """The params break the method's schema, or name a route or attachment the runtime does not serve. Sent before any handler runs; `data` lists every violation. The wire `message` stays the standard one; an SDK's error object shows the first three violations in its message (`withViolations`, each `violationAt` or, at the root pointer, the reason alone, joined by `; `, then `moreViolations`)."""
 
     INTERNAL_ERROR = -32603
     """A handler threw or rejected, or returned a result that cannot be sent (JSON cannot hold it, or it is nested deeper than `maxNestingDepth`); the error's message is the response's `message`. The transport stays open."""
@@ -102,6 +102,15 @@ class WireMessage:
 
     METHOD_NOT_FOUND: Final = "Method not found: {method}"
     """Sent with error -32601 (methodNotFound). Placeholders: `method`."""
+
+    WITH_VIOLATIONS: Final = "{message}: {violations}"
+    """Sent with error -32602 (invalidParams). Placeholders: `message`, `violations`."""
+
+    VIOLATION_AT: Final = "{pointer}: {reason}"
+    """Sent with error -32602 (invalidParams). Placeholders: `pointer`, `reason`."""
+
+    MORE_VIOLATIONS: Final = "and {count} more"
+    """Sent with error -32602 (invalidParams). Placeholders: `count`."""
 
     HANDLER_FAILED: Final = "the handler failed"
     """Sent with error -32603 (internalError)."""

@@ -1,0 +1,51 @@
+// IDL → guards.gen.ts: one type guard per known variant of each open union. An open union keeps
+// a variant with `type: string` for what this version does not know, so `value.type === 'x'`
+// alone cannot narrow it to the variant; these guards can.
+import type { Model, TypeDef, UnionVariant } from '../idl/model.js';
+import { GeneratedFile } from '../printer/generated-file.js';
+import type { Emitter } from './emitter.js';
+import { TS_GEN_DIR } from './emitter.js';
+
+export const tsGuardsEmitter: Emitter = {
+  name: 'ts-guards',
+  emit({ model }) {
+    const f = new GeneratedFile(`${TS_GEN_DIR}/guards.gen.ts`, 'ts-guards', 'ts');
+    for (const union of openUnions(model)) emitGuards(f, union);
+    return [f.finish()];
+  },
+};
+
+/** The open unions with a discriminator: those `type === tag` cannot narrow. */
+function openUnions(model: Model): TypeDef[] {
+  return model.types.filter((type) => type.union?.isOpen === true);
+}
+
+function emitGuards(f: GeneratedFile, union: TypeDef): void {
+  const { discriminator, variants } = union.union ?? { discriminator: '', variants: [] };
+  const unionName = f.importType(union.name, './types.gen.js');
+  for (const variant of variants) {
+    if (variant.tag === null) continue;
+    const name = f.importType(variant.typeName, './types.gen.js');
+    f.raw(
+      f.jsdoc(
+        `Whether \`value\` is a {@link ${name}} (\`${discriminator}\` \`${variant.tag}\`${selectText(variant)}). Values are checked against the schema before they reach a handler, so the \`${discriminator}\` guarantees the variant's shape.`,
+      ),
+    );
+    f.print`export function is${variant.typeName}(value: ${unionName}): value is ${name} {`;
+    f.print`  return ${condition(f, discriminator, variant)};`;
+    f.print`}`;
+    f.blank();
+  }
+}
+
+function selectText(variant: UnionVariant): string {
+  return variant.select.length === 0
+    ? ''
+    : ` with ${variant.select.map((p) => `\`${p}\``).join(', ')}`;
+}
+
+function condition(f: GeneratedFile, discriminator: string, variant: UnionVariant): string {
+  const checks = [`value.${discriminator} === ${f.string(variant.tag ?? '')}`];
+  for (const property of variant.select) checks.push(`${f.string(property)} in value`);
+  return checks.join(' && ');
+}
