@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { TraceRecord } from '@dsh-sdk/protocol';
 import { describe, expect, test } from 'vitest';
 import { closingFrame, replyFrame } from './fixtures/big-frames.mjs';
-import { DSH_SDK, FIXTURES, framesOf, readTraceFile, tempDir } from './helpers/cli.js';
+import { DSH_SDK, FIXTURES, framesOf, readTraceFile, runCli, tempDir } from './helpers/cli.js';
 
 const RUNS = Number(process.env['PROXY_TRUNCATION_RUNS'] ?? 10);
 const RUNTIME = join(FIXTURES, 'big-frames-runtime.mjs');
@@ -168,6 +168,13 @@ describe("dsh-sdk trace delivers all of a runtime's output before it exits", () 
 });
 
 describe('dsh-sdk trace once its runtime has exited', () => {
+  test('a runtime dead of a signal Node survives (SIGPIPE) is reported as a shell would: 141', async () => {
+    const trace = join(tempDir(), 'sigpipe.trace.ndjson');
+    const run = await runCli(['trace', '--out', trace, '--', 'sh', '-c', 'kill -PIPE $$']);
+    expect([run.code, run.signal, run.stderr]).toEqual([141, null, '']);
+    expect(readTraceFile(trace).at(-1)).toMatchObject({ exitCode: null, signal: 'SIGPIPE' });
+  });
+
   test('a signal is its own: it ends the proxy still relaying the output of what the runtime left', async () => {
     // The runtime exits at once, leaving a process that holds its stdout open: the proxy goes on
     // relaying, but there is no runtime left to pass a signal on to.
