@@ -13,7 +13,8 @@ Runs the runtime with this process's stdio, passing every byte through unchanged
 directions, and records each frame (direction, time, size, line, content) to FILE in the trace
 format (docs/trace-format.md). Frames are checked against the IDL; violations are recorded and
 printed to stderr, and never change what passes. The runtime's stderr passes through, signals
-are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's.
+are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's; the proxy
+exits only once all the runtime wrote has been delivered.
 
 Options:
   --out FILE              where the trace goes (required)
