@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // dsh-sdk: see the traffic of the protocol. `dsh-sdk <verb> --help` for each verb.
 import { UsageError } from './cli-args.js';
+import { flushStdio } from './flush-output.js';
 import { runInspect } from './inspect-command.js';
 import { runTrace } from './trace-command.js';
 import { runView } from './view-command.js';
@@ -43,5 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
-// stdin may still be open (the proxy read it): leave now, stdout and stderr are synchronous here.
+// stdin may still be open (the proxy read it), so leave explicitly; but only once stdout and
+// stderr are flushed: on a pipe their writes are asynchronous, and exit() would drop the rest.
+await flushStdio();
 process.exit();

@@ -33,7 +33,10 @@ export interface RelayEnd {
 /** A running relay. */
 export interface Relay {
   readonly child: ChildProcess;
-  /** Settles once the runtime exited and its stdout was drained and recorded. */
+  /**
+   * Settles once the runtime exited and its stdout was drained and recorded: every byte was
+   * handed to `clientOutput`, whose own buffer may still hold some (see flush-output.ts).
+   */
   readonly ended: Promise<RelayEnd>;
 }
 

@@ -1,8 +1,10 @@
 // `dsh-sdk trace --out FILE -- <runtime command>`: a transparent stdio proxy that records.
 import type { ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { TraceFileWriter, TraceRecorder } from '@dsh-sdk/protocol';
 import type { TraceFinding, TraceFindingContext } from '@dsh-sdk/protocol';
 import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
+import { flushStdio } from './flush-output.js';
 import { DIRECTION_ARROWS, FORWARDED_SIGNALS, startRelay } from './relay.js';
 
 export const TRACE_HELP = `Usage: dsh-sdk trace --out FILE [options] -- <runtime command> [args...]
@@ -11,7 +13,8 @@ Runs the runtime with this process's stdio, passing every byte through unchanged
 directions, and records each frame (direction, time, size, line, content) to FILE in the trace
 format (docs/trace-format.md). Frames are checked against the IDL; violations are recorded and
 printed to stderr, and never change what passes. The runtime's stderr passes through, signals
-are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's.
+are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's; the proxy
+exits only once all the runtime wrote has been delivered.
 
 Options:
   --out FILE              where the trace goes (required)
@@ -29,6 +32,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Signals Node does not die of: it ignores SIGPIPE, and SIGUSR1 starts its debugger. */
+const SURVIVED_BY_NODE: ReadonlySet<NodeJS.Signals> = new Set(['SIGPIPE', 'SIGUSR1']);
+
 /** Formats a finding for stderr: where it was, then what. */
 export function describeFinding(finding: TraceFinding, context: TraceFindingContext): string {
   const where = [DIRECTION_ARROWS[context.dir]];
@@ -37,6 +43,31 @@ export function describeFinding(finding: TraceFinding, context: TraceFindingCont
   if (context.method !== undefined) where.push(context.method);
   if (context.id !== undefined) where.push(`id ${JSON.stringify(context.id)}`);
   return `${where.join(' ')}: ${finding.reason}: ${finding.message}`;
+}
+
+/**
+ * Passes the signals a proxy forwards on to the runtime while it runs. Once it has exited (its
+ * last output may still be on its way to the client), a signal is this process's own again.
+ * Returns what stops the forwarding.
+ */
+function forwardSignals(runtime: () => ChildProcess | undefined): () => void {
+  const handlers = FORWARDED_SIGNALS.map((signal) => {
+    const handler = (): void => {
+      const child = runtime();
+      if (child?.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+        return;
+      }
+      stop();
+      if (!SURVIVED_BY_NODE.has(signal)) process.kill(process.pid, signal);
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  const stop = (): void => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+  return stop;
 }
 
 export async function runTrace(args: readonly string[]): Promise<number> {
@@ -64,11 +95,7 @@ export async function runTrace(args: readonly string[]): Promise<number> {
   });
   // Forwarding is in place before the runtime starts: no signal can slip between the two.
   let runtime: ChildProcess | undefined;
-  const forwarders = FORWARDED_SIGNALS.map((signal) => {
-    const handler = (): void => void runtime?.kill(signal);
-    process.on(signal, handler);
-    return [signal, handler] as const;
-  });
+  const stopForwarding = forwardSignals(() => runtime);
   const relay = startRelay({
     program,
     args: programArgs,
@@ -80,17 +107,20 @@ export async function runTrace(args: readonly string[]): Promise<number> {
   });
   runtime = relay.child;
   const end = await relay.ended;
-  for (const [signal, handler] of forwarders) process.off(signal, handler);
+  stopForwarding();
   recorder.finish({ exitCode: end.exitCode, signal: end.signal });
   writer.close();
   if (end.spawnError) {
     log(`cannot start ${program}: ${end.spawnError.message}`);
     return 127;
   }
-  if (end.signal !== null) {
-    // Die the way the runtime died, so our parent sees the same status.
+  if (end.signal !== null && !SURVIVED_BY_NODE.has(end.signal)) {
+    // Die the way the runtime died, so our parent sees the same status; main's flush before its
+    // exit is skipped that way, so flush what the runtime wrote first.
+    await flushStdio();
     process.kill(process.pid, end.signal);
-    return 128;
   }
+  // A signal Node does not die of is reported as a shell reports a signal's death.
+  if (end.signal !== null) return 128 + (constants.signals[end.signal] ?? 0);
   return end.exitCode ?? 1;
 }

@@ -1,20 +1,50 @@
 // dsh-sdk trace over real pipes: every byte passes unchanged both ways (the runtime is `cat`, so
 // what the client sends comes back), and each line is recorded with the transport's own verdict.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIAGNOSTIC_REASONS } from '@dsh-sdk/protocol';
 import type { TraceDirection, TraceFrame } from '@dsh-sdk/protocol';
 import { describe, expect, test } from 'vitest';
-import {
-  DSH_SDK,
-  framesOf,
-  readTraceFile,
-  runCli,
-  splitAt,
-  tempDir,
-  VECTORS,
-} from './helpers/cli.js';
+import { DSH_SDK, framesOf, readTraceFile, splitAt, tempDir, VECTORS } from './helpers/cli.js';
+import type { Run } from './helpers/cli.js';
+
+/**
+ * Runs `dsh-sdk trace ARGS -- cat` and sends `chunks` one at a time, each once everything before
+ * it came back: so no two chunks reach the proxy in one read, however loaded the machine is.
+ */
+async function echoThroughProxy(args: readonly string[], chunks: readonly Buffer[]): Promise<Run> {
+  const proxy = spawn(DSH_SDK, ['trace', ...args, '--', 'cat'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  let received = 0;
+  let echoed: { readonly bytes: number; readonly resolve: () => void } | undefined;
+  proxy.stdout.on('data', (chunk: Buffer) => {
+    stdout.push(chunk);
+    received += chunk.length;
+    if (echoed !== undefined && received >= echoed.bytes) {
+      echoed.resolve();
+      echoed = undefined;
+    }
+  });
+  proxy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  proxy.stdin.on('error', () => {});
+  const closed = once(proxy, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+  let sent = 0;
+  for (const chunk of chunks) {
+    sent += chunk.length;
+    const bytes = sent;
+    const back = new Promise<void>((resolve) => (echoed = { bytes, resolve }));
+    proxy.stdin.write(chunk);
+    await Promise.race([back, closed]);
+  }
+  proxy.stdin.end();
+  const [code, signal] = await closed;
+  return { code, signal, stdout: Buffer.concat(stdout), stderr };
+}
 
 const FRAMING = join(VECTORS, 'framing/read');
 const CASES = readdirSync(FRAMING)
@@ -63,9 +93,10 @@ describe('dsh-sdk trace passes the framing vectors through byte for byte', () =>
       expected.maxFrameBytes === undefined
         ? []
         : ['--max-frame-bytes', String(expected.maxFrameBytes)];
-    const run = await runCli(['trace', '--quiet', '--out', trace, ...limit, '--', 'cat'], {
-      chunks: splitAt(bytes, expected.splitAt ?? []),
-    });
+    const run = await echoThroughProxy(
+      ['--quiet', '--out', trace, ...limit],
+      splitAt(bytes, expected.splitAt ?? []),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout.equals(bytes)).toBe(true);
 
@@ -112,7 +143,7 @@ describe('dsh-sdk trace with big frames', () => {
     const line = bigPromptLine(8 * 1024 * 1024);
     const chunks = splitAt(line, [1, 2, 1000, 65_537, 1_000_001, 4_000_003, line.length - 1]);
     const trace = join(tempDir(), 'big.trace.ndjson');
-    const run = await runCli(['trace', '--out', trace, '--', 'cat'], { chunks });
+    const run = await echoThroughProxy(['--out', trace], chunks);
     expect(run.code).toBe(0);
     expect(run.stdout.equals(line)).toBe(true);
     const frames = framesOf(readTraceFile(trace));
@@ -127,20 +158,9 @@ describe('dsh-sdk trace with big frames', () => {
   test('a line over the frame limit is recorded by its size and first bytes, and still passes', async () => {
     const line = bigPromptLine(3 * 1024 * 1024);
     const trace = join(tempDir(), 'over.trace.ndjson');
-    const run = await runCli(
-      [
-        'trace',
-        '--quiet',
-        '--out',
-        trace,
-        '--max-frame-bytes',
-        String(1024 * 1024),
-        '--head-bytes',
-        '64',
-        '--',
-        'cat',
-      ],
-      { chunks: splitAt(line, [100_000, 2_000_000]) },
+    const run = await echoThroughProxy(
+      ['--quiet', '--out', trace, '--max-frame-bytes', String(1024 * 1024), '--head-bytes', '64'],
+      splitAt(line, [100_000, 2_000_000]),
     );
     expect(run.stdout.equals(line)).toBe(true);
     const [first] = framesOf(readTraceFile(trace));

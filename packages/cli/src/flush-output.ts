@@ -1,0 +1,22 @@
+// Waiting until what was written to a stream is with the OS. On Linux, process.stdout and
+// process.stderr are asynchronous when they are pipes: what the pipe does not take at once is
+// queued in this process's memory, and process.exit() or a fatal signal drops it.
+import type { Writable } from 'node:stream';
+
+/** Settles once everything written to `stream` so far was handed to the OS, or it failed. */
+export function flushed(stream: Writable): Promise<void> {
+  if (stream.destroyed || stream.writableFinished) return Promise.resolve();
+  return new Promise((resolve) => {
+    if (stream.writableEnded) {
+      stream.once('finish', resolve).once('close', resolve);
+      return;
+    }
+    // Writes complete in order: an empty one completes once all those queued before it did.
+    stream.write('', () => resolve());
+  });
+}
+
+/** Settles once this process's stdout and stderr are flushed. */
+export async function flushStdio(): Promise<void> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+}
