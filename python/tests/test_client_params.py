@@ -32,7 +32,8 @@ async def refusal(request: Awaitable[Any]) -> JsonRpcResponseError:
 def assert_same_refusal(local: JsonRpcResponseError, wire: JsonRpcResponseError) -> None:
     assert isinstance(local, InvalidParamsError) and not isinstance(wire, InvalidParamsError)
     assert local.code == wire.code == ErrorCode.INVALID_PARAMS
-    assert (local.message, local.data) == (wire.message, wire.data)
+    assert (local.wire_message, local.data) == (wire.wire_message, wire.data)
+    assert local.message == f"{wire.message} (checked by the client: {local.method} was not sent)"
 
 
 async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(

@@ -190,10 +190,10 @@ export class CapabilityNotSupportedError extends Error {
  * The client checked a request's params against the schema before sending and found them
  * invalid: nothing was sent. It is the `-32602` a runtime would have answered (the same `code`,
  * `wireMessage` and `data`, every violation in schema order), so code that handles a runtime's
- * refusal handles this too; `instanceof LocalInvalidParamsError` tells that it never left.
+ * refusal handles this too; `instanceof InvalidParamsError` tells that it never left.
  */
-export class LocalInvalidParamsError extends JsonRpcResponseError {
-  override readonly name = 'LocalInvalidParamsError';
+export class InvalidParamsError extends JsonRpcResponseError {
+  override readonly name = 'InvalidParamsError';
   /** The method that was not sent. */
   readonly method: string;
   declare readonly data: readonly Violation[];

@@ -28,7 +28,7 @@ import type { PromptInput } from './content.js';
 import {
   CapabilityNotSupportedError,
   ClientClosedError,
-  LocalInvalidParamsError,
+  InvalidParamsError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeSurvivedKillError,
@@ -335,7 +335,7 @@ export class HarnessClient {
 
   /**
    * Sends `session/prompt` and resolves with the receipt; see {@link run} to follow the turn.
-   * Params that break the schema fail with `LocalInvalidParamsError` (the runtime's `-32602`
+   * Params that break the schema fail with `InvalidParamsError` (the runtime's `-32602`
    * violations) without sending.
    */
   prompt(params: SessionPromptParams, options: RequestOptions = {}): Promise<SessionPromptResult> {
@@ -517,10 +517,10 @@ function newSessionId(): string {
   return `session-${randomUUID()}`;
 }
 
-/** Throws {@link LocalInvalidParamsError}, the runtime's `-32602`, for params that break the schema. */
+/** Throws {@link InvalidParamsError}, the runtime's `-32602`, for params that break the schema. */
 function requireValidParams(method: RequestMethod, params: unknown): void {
   const { params: validate } = METHOD_VALIDATORS[method];
-  if (!validate(params)) throw new LocalInvalidParamsError(method, toViolations(validate.errors));
+  if (!validate(params)) throw new InvalidParamsError(method, toViolations(validate.errors));
 }
 
 /** Arms a run's timeout and abort signal; returns the function that disarms them. */

@@ -20,7 +20,7 @@ export type { PromptInput } from './content.js';
 export {
   CapabilityNotSupportedError,
   ClientClosedError,
-  LocalInvalidParamsError,
+  InvalidParamsError,
   RunAbortedError,
   RunTimeoutError,
   RuntimeExitedError,

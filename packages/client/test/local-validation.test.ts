@@ -9,7 +9,7 @@ import {
   ErrorCode,
   HarnessClient,
   JsonRpcResponseError,
-  LocalInvalidParamsError,
+  InvalidParamsError,
 } from '../src/index.js';
 import { ROUTE, startClient, stopClients } from './helpers/clients.js';
 
@@ -41,9 +41,9 @@ describe('params checked before sending', () => {
     const trace = traceFile();
     const client = await startClient({ trace });
     const error: unknown = await client.run([], { sessionId: 'empty' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LocalInvalidParamsError);
+    expect(error).toBeInstanceOf(InvalidParamsError);
     expect(error).toBeInstanceOf(JsonRpcResponseError);
-    const local = error as LocalInvalidParamsError;
+    const local = error as InvalidParamsError;
     expect(local).toMatchObject({ code: ErrorCode.InvalidParams, method: 'session/prompt' });
     expect(local.message).toMatch(
       /^Invalid params: \/contentBlocks: .*session\/prompt was not sent/,
@@ -64,10 +64,10 @@ describe('params checked before sending', () => {
     const client = await startClient();
     const params = { sessionId: '', contentBlocks: [{ type: 'text' }] };
     const local: unknown = await client.prompt(params as never).catch((e: unknown) => e);
-    expect(local).toBeInstanceOf(LocalInvalidParamsError);
+    expect(local).toBeInstanceOf(InvalidParamsError);
     const remote = await runtimeRefusal(client, 'session/prompt', params);
-    expect((local as LocalInvalidParamsError).data).toEqual(remote.data);
-    expect((local as LocalInvalidParamsError).data.length).toBeGreaterThan(1);
+    expect((local as InvalidParamsError).data).toEqual(remote.data);
+    expect((local as InvalidParamsError).data.length).toBeGreaterThan(1);
   });
 
   test('interrupt and closeSession check the session id the same way', async () => {
@@ -75,11 +75,11 @@ describe('params checked before sending', () => {
     const client = await startClient({ trace });
     for (const call of [() => client.interrupt(''), () => client.closeSession('')]) {
       const error: unknown = await call().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(LocalInvalidParamsError);
-      const remote = await runtimeRefusal(client, (error as LocalInvalidParamsError).method, {
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      const remote = await runtimeRefusal(client, (error as InvalidParamsError).method, {
         sessionId: '',
       });
-      expect((error as LocalInvalidParamsError).data).toEqual(remote.data);
+      expect((error as InvalidParamsError).data).toEqual(remote.data);
     }
     await client.shutdown();
     expect(sentMethods(trace)).toEqual([
@@ -96,8 +96,8 @@ describe('params checked before sending', () => {
       command: ['/nonexistent/dsh-sdk-runtime'],
       initialize: { ...ROUTE, cwd: '', maxTokens: 0 },
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LocalInvalidParamsError);
+    expect(error).toBeInstanceOf(InvalidParamsError);
     expect(error).toMatchObject({ method: 'initialize' });
-    expect((error as LocalInvalidParamsError).data.map((v) => v.pointer)).toContain('/maxTokens');
+    expect((error as InvalidParamsError).data.map((v) => v.pointer)).toContain('/maxTokens');
   });
 });

@@ -161,6 +161,8 @@ class InvalidParamsError(JsonRpcResponseError):
         super().__init__(code, ERROR_MESSAGES[code], wire.data)
         self.method = method
         self.violations = tuple(violations)
+        # As the TypeScript client words it: the reader learns nothing reached the runtime.
+        self.message = f"{self.message} (checked by the client: {method} was not sent)"
 
 
 CapabilityName = Literal["sessionInterrupt", "sessionClose"]
