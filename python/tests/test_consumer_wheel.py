@@ -104,10 +104,18 @@ def consumer(tmp_path_factory: pytest.TempPathFactory) -> Consumer:
     return found
 
 
+# The pages whose examples run here: the README, then the guide it links to.
+EXAMPLE_PAGES = (README, REPOSITORY / "docs" / "guide.md")
+
+
 def readme_examples(language: str) -> list[str]:
-    """The README's code blocks tagged `consumer-example` in `language`, in order."""
+    """The code blocks tagged `consumer-example` in `language`, page by page, in order."""
     pattern = rf"^```{language} consumer-example\n(.*?)^```"
-    return re.findall(pattern, README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    return [
+        example
+        for page in EXAMPLE_PAGES
+        for example in re.findall(pattern, page.read_text("utf-8"), re.MULTILINE | re.DOTALL)
+    ]
 
 
 def test_twine_accepts_both_distributions(consumer: Consumer) -> None:

@@ -1,5 +1,5 @@
 // Every rule the comparator reports, with what it means and how to make such a change compatible.
-// The README's "Changing the protocol" section and the per-rule tests read from this list.
+// docs/changing-the-protocol.md and the per-rule tests read from this list.
 
 export interface Rule {
   /** What changed, in a few words. */

@@ -141,11 +141,16 @@ export async function devToolSpecs(): Promise<string[]> {
   return ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
 }
 
-/** The README's code blocks tagged `consumer-example` in `language`, in order. */
+/** The pages whose examples the consumer tests run: the README, then the guide it links to. */
+export const EXAMPLE_PAGES = ['README.md', 'docs/guide.md'] as const;
+
+/** The code blocks tagged `consumer-example` in `language`, page by page, in order. */
 export async function readmeExamples(language: string): Promise<string[]> {
-  const readme = await readFile(join(REPOSITORY, 'README.md'), 'utf8');
   const pattern = new RegExp(`^\`\`\`${language} consumer-example\\n([\\s\\S]*?)^\`\`\``, 'gm');
-  return [...readme.matchAll(pattern)].map((match) => match[1] ?? '');
+  const pages = await Promise.all(
+    EXAMPLE_PAGES.map((page) => readFile(join(REPOSITORY, page), 'utf8')),
+  );
+  return pages.flatMap((text) => [...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
 /** The strictest settings the repository itself uses, for code compiled in a scratch project. */

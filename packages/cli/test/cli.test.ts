@@ -199,10 +199,9 @@ describe('dsh-sdk trace stands in for the runtime', () => {
   );
 });
 
-describe("the README's dsh-sdk commands", () => {
+describe("docs/cli.md's dsh-sdk commands", () => {
   // Run as written, from a directory whose bin/ is the repository's.
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Seeing the traffic'));
+  const section = readFileSync(join(REPO_ROOT, 'docs/cli.md'), 'utf8');
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
   const commands = block
     .split('\n')
