@@ -3,11 +3,12 @@ import type { TransportDiagnostic } from '@dsh-sdk/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
 import { RuntimeExitedError, isEventOfType, textOf } from '../src/index.js';
 import { fakeRuntime, startClient, stopClients } from './helpers/clients.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 afterEach(stopClients);
 
 /** Generous: "at once" means well before any timeout, not a tight race. */
-const PROMPTLY_MS = 5000;
+const PROMPTLY_MS = budgetMs(5000);
 
 describe('faults', () => {
   test('fails running runs and pending calls at once when the runtime is killed mid-turn', async () => {

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { ClientClosedError, RuntimeExitedError } from '../src/index.js';
 import { fakeRuntime, startClient, stopClients } from './helpers/clients.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 afterEach(stopClients);
 
 const STEP_MS = 300;
 /** Four bounded steps and some slack for process start and exit. */
-const LADDER_BOUND_MS = 4 * STEP_MS + 3000;
+const LADDER_BOUND_MS = 4 * STEP_MS + budgetMs(3000);
 
 describe('the shutdown ladder', () => {
   test('ends at the shutdown request against the reference runtime, which exits 0', async () => {
