@@ -42,6 +42,9 @@ from runtime_support import (
 from time_budget import budget
 
 GENEROUS = budget(10.0)
+# Each step of the shutdown ladder in its test: long enough for a loaded machine to let a process
+# exit, since the step that ends the runtime is what the test checks.
+STEP = budget(1.5)
 """The bound, in seconds, within which a failure must be reported (it is usually milliseconds)."""
 
 
@@ -228,7 +231,10 @@ async def test_delivers_a_burst_of_10000_notifications_in_order(
         pytest.param(
             ["--shutdown", "ignore"],
             "close-stdin",
-            [r"not answered \(request \d+ \(shutdown\) got no response within 0.3 s\)", "exited"],
+            [
+                rf"not answered \(request \d+ \(shutdown\) got no response within {STEP:g} s\)",
+                "exited",
+            ],
             (0, None),
             id="ignores-shutdown",
         ),
@@ -255,7 +261,7 @@ async def test_the_shutdown_ladder_climbs_until_the_runtime_is_gone(
         command=fixture_command("fixture_runtime.py", *options), initialize=ECHO_ROUTE
     )
     try:
-        report = await asyncio.wait_for(client.shutdown(timeout=0.3), GENEROUS)
+        report = await asyncio.wait_for(client.shutdown(timeout=STEP), 4 * STEP + GENEROUS)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(client.pid, signal.SIGKILL)
@@ -264,8 +270,8 @@ async def test_the_shutdown_ladder_climbs_until_the_runtime_is_gone(
     assert len(report.steps) == len(outcomes)
     for step, outcome in zip(report.steps, outcomes, strict=True):
         assert re.fullmatch(outcome, step.outcome), step.outcome
-        assert step.elapsed < 0.3 * 2 + budget(1.0)
-    assert report.elapsed < 0.3 * 2 * len(outcomes) + budget(2.0)
+        assert step.elapsed < STEP * 2 + budget(1.0)
+    assert report.elapsed < STEP * 2 * len(outcomes) + budget(2.0)
     assert [s.step for s in report.steps] == [
         "shutdown-request",
         "close-stdin",

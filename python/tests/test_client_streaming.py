@@ -20,7 +20,7 @@ from dsh_sdk.client import (
     RunResult,
     RunTimeoutError,
     cancelled_run_result,
-    streamed_text,
+    text_delta_of,
 )
 from runtime_support import CHUNK_DELAY, RUNTIME_COMMANDS, RUNTIME_IDS
 from stdin_tee import StdinTee
@@ -38,7 +38,7 @@ def first_delta(client: HarnessClient, session_id: str) -> asyncio.Event:
     seen = asyncio.Event()
 
     def listen(notification: HarnessNotification) -> None:
-        if streamed_text(notification, session_id):
+        if text_delta_of(notification, session_id):
             seen.set()
 
     client.on_notification(listen)
@@ -150,7 +150,7 @@ async def test_asyncio_timeout_around_a_run_gives_a_timeout_error_chaining_the_r
             async with asyncio.timeout(None) as budget:
                 # The budget runs out at the first delta: an event, not a duration.
                 def expire(notification: HarnessNotification) -> None:
-                    if streamed_text(notification, "budget"):
+                    if text_delta_of(notification, "budget"):
                         budget.reschedule(loop.time())
 
                 await client.run(LONG, session_id="budget", on_notification=expire)

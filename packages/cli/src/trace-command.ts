@@ -47,10 +47,14 @@ export function describeFinding(finding: TraceFinding, context: TraceFindingCont
 
 /**
  * Passes the signals a proxy forwards on to the runtime while it runs. Once it has exited (its
- * last output may still be on its way to the client), a signal is this process's own again.
+ * last output may still be on its way to the client), a signal is this process's own again:
+ * `beforeOwnSignal` completes the recording, then the signal takes its course.
  * Returns what stops the forwarding.
  */
-function forwardSignals(runtime: () => ChildProcess | undefined): () => void {
+function forwardSignals(
+  runtime: () => ChildProcess | undefined,
+  beforeOwnSignal: (child: ChildProcess | undefined) => void,
+): () => void {
   const handlers = FORWARDED_SIGNALS.map((signal) => {
     const handler = (): void => {
       const child = runtime();
@@ -59,6 +63,7 @@ function forwardSignals(runtime: () => ChildProcess | undefined): () => void {
         return;
       }
       stop();
+      beforeOwnSignal(child);
       if (!SURVIVED_BY_NODE.has(signal)) process.kill(process.pid, signal);
     };
     process.on(signal, handler);
@@ -95,7 +100,17 @@ export async function runTrace(args: readonly string[]): Promise<number> {
   });
   // Forwarding is in place before the runtime starts: no signal can slip between the two.
   let runtime: ChildProcess | undefined;
-  const stopForwarding = forwardSignals(() => runtime);
+  let finished = false;
+  const finishRecording = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+    if (finished) return;
+    finished = true;
+    recorder.finish({ exitCode, signal });
+    writer.close(); // synchronous: the trace is complete even if this process dies next
+  };
+  const stopForwarding = forwardSignals(
+    () => runtime,
+    (child) => finishRecording(child?.exitCode ?? null, child?.signalCode ?? null),
+  );
   const relay = startRelay({
     program,
     args: programArgs,
@@ -108,8 +123,7 @@ export async function runTrace(args: readonly string[]): Promise<number> {
   runtime = relay.child;
   const end = await relay.ended;
   stopForwarding();
-  recorder.finish({ exitCode: end.exitCode, signal: end.signal });
-  writer.close();
+  finishRecording(end.exitCode, end.signal);
   if (end.spawnError) {
     log(`cannot start ${program}: ${end.spawnError.message}`);
     return 127;

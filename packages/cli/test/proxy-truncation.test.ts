@@ -190,6 +190,8 @@ describe('dsh-sdk trace once its runtime has exited', () => {
       const exited = once(proxy, 'exit');
       proxy.kill('SIGTERM');
       expect(await exited).toEqual([null, 'SIGTERM']);
+      // The recording is complete all the same: it ends with the runtime's own exit.
+      expect(readTraceFile(trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 0 });
     } finally {
       // The runtime led its own process group, which the sleep it left is in.
       try {

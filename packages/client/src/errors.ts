@@ -100,7 +100,7 @@ export type RunStage = 'waiting-for-receipt' | 'waiting-for-idle';
 
 /**
  * A run did not reach its root session's `idle` within its `timeoutMs`. On a runtime that
- * reported `sessionInterrupt`, a run whose turn had started was interrupted first (`interrupted`),
+ * reported `sessionInterrupt`, a run whose turn had started was interrupted first (`wasInterrupted`),
  * so the session is free for the next prompt; otherwise its turn goes on in the runtime.
  */
 export class RunTimeoutError extends Error {
@@ -110,17 +110,17 @@ export class RunTimeoutError extends Error {
   readonly stage: RunStage;
   /** The assistant text streamed before the run stopped (see `RunResult.partialResponse`). */
   readonly partialResponse: string;
-  /** Whether the client sent `session/interrupt` for the run's turn and the runtime answered it. */
-  readonly interrupted: boolean;
+  /** Whether `session/interrupt` stopped the run's turn (the runtime answered `wasRunning`). */
+  readonly wasInterrupted: boolean;
 
   constructor(
     sessionId: string,
     timeoutMs: number,
     stage: RunStage,
-    { partialResponse = '', interrupted = false }: RunStopDetails = {},
+    { partialResponse = '', wasInterrupted = false }: RunStopDetails = {},
   ) {
     const waiting = stage === 'waiting-for-receipt' ? 'its receipt' : 'the session to go idle';
-    const after = interrupted ? '; its turn was interrupted' : '';
+    const after = wasInterrupted ? '; session/interrupt stopped its turn' : '';
     super(
       `the run on session ${sessionId} timed out after ${timeoutMs} ms waiting for ${waiting}${after}`,
     );
@@ -128,14 +128,14 @@ export class RunTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
     this.stage = stage;
     this.partialResponse = partialResponse;
-    this.interrupted = interrupted;
+    this.wasInterrupted = wasInterrupted;
   }
 }
 
 /** What a stopped run had got so far. */
 export interface RunStopDetails {
   readonly partialResponse?: string;
-  readonly interrupted?: boolean;
+  readonly wasInterrupted?: boolean;
 }
 
 /**

@@ -114,7 +114,7 @@ export interface RunOptions {
    * Fails the run with `RunTimeoutError` if it is not idle in time; the error keeps the text
    * streamed so far (`partialResponse`). When the runtime reported `sessionInterrupt` and the
    * run's turn has started, the client first sends `session/interrupt` for the session and fails
-   * the run once the runtime answered (`interrupted: true`; no chunk of that turn follows, and the
+   * the run once the runtime answered (`wasInterrupted: true`; no chunk of that turn follows, and the
    * session takes the next prompt). Without the capability (a version 1 runtime), nothing can be
    * sent: the run is detached locally at once and the turn goes on in the runtime; a later
    * prompt on the same session queues behind it. A run still waiting for its receipt (its prompt
@@ -389,7 +389,8 @@ export class HarnessClient {
    */
   async #interruptRun(tracker: RunTracker): Promise<void> {
     await tracker.started;
-    if (tracker.isSettled) return;
+    // Once its own turn ended, the session's next turn is another prompt's: leave it be.
+    if (tracker.isSettled || tracker.hasTurnEnded) return;
     try {
       await this.interrupt(tracker.sessionId);
     } catch (error) {
@@ -404,19 +405,19 @@ export class HarnessClient {
    */
   async #timeOutRun(tracker: RunTracker, timeoutMs: number): Promise<void> {
     const { sessionId, stage } = tracker;
-    let interrupted = false;
-    if (this.#canInterrupt && stage === 'waiting-for-idle' && !tracker.isSettled) {
+    let wasInterrupted = false;
+    const isTurnRunning = stage === 'waiting-for-idle' && !tracker.hasTurnEnded;
+    if (this.#canInterrupt && isTurnRunning && !tracker.isSettled) {
       tracker.expire();
       try {
-        await this.interrupt(sessionId);
-        interrupted = true;
+        wasInterrupted = (await this.interrupt(sessionId)).wasRunning;
       } catch {
         // The timeout is what the caller asked to hear about; the runtime's state decides the rest.
       }
     }
     const { partialResponse } = tracker;
     tracker.fail(
-      new RunTimeoutError(sessionId, timeoutMs, stage, { partialResponse, interrupted }),
+      new RunTimeoutError(sessionId, timeoutMs, stage, { partialResponse, wasInterrupted }),
     );
   }
 

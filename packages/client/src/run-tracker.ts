@@ -56,6 +56,7 @@ export class RunTracker {
   #partialResponse = '';
   /** The root's turn ended `aborted`: the run ends at the root's next frame. */
   #isTurnAborted = false;
+  #hasTurnEnded = false;
   #markStarted: () => void = () => {};
   /** Resolves once the receipt arrived, or the run settled without one. */
   readonly started: Promise<void>;
@@ -116,6 +117,11 @@ export class RunTracker {
     return this.#partialResponse;
   }
 
+  /** The run's own turn ended (its root's first `turn/end`): what follows is a queued prompt's. */
+  get hasTurnEnded(): boolean {
+    return this.#hasTurnEnded;
+  }
+
   /**
    * Keeps the run from resolving: its limit ran out and {@link fail} follows once the runtime
    * was told. Notifications are still taken, so the text streamed meanwhile is kept.
@@ -148,8 +154,10 @@ export class RunTracker {
     if (notification.method === Method.sessionEvent && this.#isRoot(notification.params)) {
       const { event } = notification.params;
       this.#events.push(event);
-      if (isEventOfType(event, 'turn/end') && event.data.reason.kind === 'aborted')
-        this.#isTurnAborted = true;
+      if (isEventOfType(event, 'turn/end')) {
+        this.#hasTurnEnded = true;
+        if (event.data.reason.kind === 'aborted') this.#isTurnAborted = true;
+      }
     }
     try {
       this.#onNotification?.(notification);

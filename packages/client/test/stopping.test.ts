@@ -105,8 +105,8 @@ describe('timeoutMs', () => {
       .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(RunTimeoutError);
     const timedOut = error as RunTimeoutError;
-    expect(timedOut).toMatchObject({ stage: 'waiting-for-idle', interrupted: true });
-    expect(timedOut.message).toMatch(/its turn was interrupted/);
+    expect(timedOut).toMatchObject({ stage: 'waiting-for-idle', wasInterrupted: true });
+    expect(timedOut.message).toMatch(/session\/interrupt stopped its turn/);
     expect(`Echo: ${LONG}`.startsWith(timedOut.partialResponse)).toBe(true);
     expect(timedOut.partialResponse.length).toBeLessThan(`Echo: ${LONG}`.length);
 
@@ -137,7 +137,7 @@ describe('timeoutMs', () => {
       .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(RunTimeoutError);
     const timedOut = error as RunTimeoutError;
-    expect(timedOut).toMatchObject({ stage: 'waiting-for-idle', interrupted: false });
+    expect(timedOut).toMatchObject({ stage: 'waiting-for-idle', wasInterrupted: false });
     expect(`Echo: ${LONG}`.startsWith(timedOut.partialResponse)).toBe(true);
     await idle; // the runtime finished the turn the client had let go of
     await client.shutdown();
@@ -158,7 +158,7 @@ describe('stopping a run on its first streamed delta', () => {
       controller.abort();
     }
     const result = await stream.result;
-    expect(result.finishReason).not.toBe('completed');
+    expect(result.finishReason).toBe('aborted');
     expect(result.finalResponse).toBe('');
     expect(result.partialResponse).toBe(deltas.join(''));
     expect(deltas.length).toBeGreaterThan(0);

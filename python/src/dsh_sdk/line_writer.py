@@ -15,6 +15,10 @@ from dsh_sdk.nesting import dumps_frame
 __all__ = ["LineOutput", "LineWriter"]
 
 
+CLOSING_DRAIN_WAIT = 1.0
+"""Seconds a disposed writer waits for the drain of a closing pipe to end with its error."""
+
+
 class LineOutput(Protocol):
     """Where lines go: `asyncio.StreamWriter`, or anything with these three methods.
 
@@ -203,13 +207,29 @@ class LineWriter:
             await asyncio.wait((drain, self._disposed), return_when=asyncio.FIRST_COMPLETED)
         finally:
             is_drained = drain.done()
-            if not is_drained:
+            if not is_drained and self._is_output_closing():
+                # The pipe broke: its error is on its way to the drain, which then ends with it.
+                # Cancelling first would leave that error unretrieved (and logged); a pipe that
+                # closes without breaking may never drain, hence the bound.
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait((drain,), timeout=CLOSING_DRAIN_WAIT)
+            if not drain.done():
                 drain.cancel()
+            elif not is_drained and not drain.cancelled():
+                drain.exception()  # retrieved: the failure raised below says what happened
         if is_drained:
             drain.result()
             return
         assert self._failure is not None
         raise renew(self._failure)
+
+    def _is_output_closing(self) -> bool:
+        """Whether the output's `asyncio` transport is closing (its pipe broke or was closed)."""
+        transport: Any = getattr(self._output, "transport", None)
+        try:
+            return bool(transport.is_closing())
+        except Exception:
+            return False
 
     def _fail(self, cause: Exception) -> TransportClosedError:
         if self._failure is not None:

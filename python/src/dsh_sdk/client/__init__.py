@@ -50,7 +50,7 @@ from dsh_sdk.client.runtime_launcher import (
     PYTHON_RUNTIME_LAUNCHER,
     REFERENCE_RUNTIME_LAUNCHER,
 )
-from dsh_sdk.client.session_events import streamed_text, text_delta_of, text_of
+from dsh_sdk.client.session_events import chunk_text_of, text_delta_of, text_of
 from dsh_sdk.client.shutdown_ladder import (
     DEFAULT_SHUTDOWN_STEP_TIMEOUT,
     ShutdownReport,
@@ -109,12 +109,12 @@ __all__ = [
     "TraceOptions",
     "TransportClosedError",
     "cancelled_run_result",
+    "chunk_text_of",
     "describe_exit",
     "detect_image_mime_type",
     "image_from_bytes",
     "image_from_file",
     "mime_type_from_extension",
-    "streamed_text",
     "text_block",
     "text_delta_of",
     "text_of",

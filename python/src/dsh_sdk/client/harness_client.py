@@ -48,7 +48,7 @@ from dsh_sdk.client.run_stream import AsyncQueue, RunStream, TextStream
 from dsh_sdk.client.run_tracker import RunResult, RunTracker
 from dsh_sdk.client.runtime_launcher import PYTHON_RUNTIME_COMMAND
 from dsh_sdk.client.runtime_process import RuntimeProcess
-from dsh_sdk.client.session_events import streamed_text
+from dsh_sdk.client.session_events import text_delta_of
 from dsh_sdk.client.shutdown_ladder import (
     DEFAULT_SHUTDOWN_STEP_TIMEOUT,
     ShutdownReport,
@@ -430,7 +430,7 @@ class HarnessClient:
         root = _session_or_new(session_id)
 
         def forward(notification: HarnessNotification) -> None:
-            delta = streamed_text(notification, root)
+            delta = text_delta_of(notification, root)
             if delta:
                 queue.push(delta)
             if on_notification is not None:
@@ -519,7 +519,8 @@ class HarnessClient:
         if not result.done():
             self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
             await tracker.started.wait()
-            if not tracker.is_settled:
+            # Once its own turn ended, the session's next turn is another prompt's: leave it be.
+            if not tracker.is_settled and not tracker.has_turn_ended:
                 try:
                     await self.interrupt(tracker.session_id)
                 except Exception as error:
@@ -531,7 +532,8 @@ class HarnessClient:
         interrupted first; otherwise it fails at once, detached."""
         if tracker.is_settled:
             return
-        if tracker.is_started and self._has_capability("sessionInterrupt"):
+        is_turn_running = tracker.is_started and not tracker.has_turn_ended
+        if is_turn_running and self._has_capability("sessionInterrupt"):
             tracker.expire()
             self._keep(self._interrupt_timed_out(tracker, timeout))
             return
@@ -546,8 +548,9 @@ class HarnessClient:
 
     async def _interrupt_timed_out(self, tracker: RunTracker, timeout: float) -> None:
         failure: Exception | None = None
+        was_interrupted = False
         try:
-            await self.interrupt(tracker.session_id)
+            was_interrupted = (await self.interrupt(tracker.session_id)).was_running
         except Exception as error:
             failure = error
         timed_out = RunTimeoutError(
@@ -555,7 +558,7 @@ class HarnessClient:
             timeout,
             tracker.stage,
             partial_response=tracker.partial_response,  # the answer came after the last chunk
-            was_interrupted=failure is None,
+            was_interrupted=was_interrupted,
         )
         timed_out.__cause__ = failure
         tracker.fail(timed_out)
@@ -596,7 +599,7 @@ class HarnessClient:
         came), `session/interrupt` for its session; returns once it is answered (`True`), or
         failed, or the run settled without starting."""
         await tracker.started.wait()
-        if tracker.is_settled:
+        if tracker.is_settled or tracker.has_turn_ended:
             return False
         try:
             await self.interrupt(tracker.session_id)

@@ -20,7 +20,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client.errors import RunStage
 from dsh_sdk.client.notifications import HarnessNotification
-from dsh_sdk.client.session_events import text_delta_of, text_of
+from dsh_sdk.client.session_events import chunk_text_of, text_of
 
 __all__ = ["RunResult", "RunTracker"]
 
@@ -74,6 +74,7 @@ class RunTracker:
         self._message_id: str | None = None
         self._is_started = False
         self._is_turn_aborted = False
+        self._has_turn_ended = False
         """The root's turn ended `aborted`: the run ends at the root's next frame."""
         self._is_expiring = False
         """Its timeout ran out: it fails once the client has interrupted its turn, even if the
@@ -92,6 +93,12 @@ class RunTracker:
         return self.done.done()
 
     @property
+    def has_turn_ended(self) -> bool:
+        """The run's own turn ended (its root's first `turn/end`): what follows is a queued
+        prompt's."""
+        return self._has_turn_ended
+
+    @property
     def is_started(self) -> bool:
         """Whether the receipt came: the run's turn has started."""
         return self._is_started
@@ -99,7 +106,7 @@ class RunTracker:
     @property
     def partial_response(self) -> str:
         """The text the root session streamed so far (see `RunResult.partial_response`)."""
-        deltas = (text_delta_of(event) for event in self._events)
+        deltas = (chunk_text_of(event) for event in self._events)
         return "".join(delta for delta in deltas if delta is not None)
 
     def snapshot(self) -> RunResult | None:
@@ -164,8 +171,10 @@ class RunTracker:
         if isinstance(params, SessionEventNotification) and params.session_id == self.session_id:
             self._events.append(params.event)
             event = params.event
-            if isinstance(event, TurnEndEvent) and event.data.reason.kind == "aborted":
-                self._is_turn_aborted = True
+            if isinstance(event, TurnEndEvent):
+                self._has_turn_ended = True
+                if event.data.reason.kind == "aborted":
+                    self._is_turn_aborted = True
         if self._on_notification is not None:
             try:
                 self._on_notification(notification)

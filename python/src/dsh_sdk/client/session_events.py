@@ -13,7 +13,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk.client.notifications import HarnessNotification
 
-__all__ = ["streamed_text", "text_delta_of", "text_of"]
+__all__ = ["chunk_text_of", "text_delta_of", "text_of"]
 
 
 def text_of(content: Sequence[ContentBlock]) -> str:
@@ -22,17 +22,17 @@ def text_of(content: Sequence[ContentBlock]) -> str:
     return "".join(block.text for block in content if isinstance(block, TextBlock))
 
 
-def text_delta_of(event: SessionEvent) -> str | None:
+def chunk_text_of(event: SessionEvent) -> str | None:
     """The text an `assistant/chunk` streams; `None` for any other event or a non-text delta."""
     if isinstance(event, AssistantChunkEvent) and isinstance(event.data.delta, TextBlock):
         return event.data.delta.text
     return None
 
 
-def streamed_text(notification: HarnessNotification, session_id: str) -> str | None:
+def text_delta_of(notification: HarnessNotification, session_id: str) -> str | None:
     """The text delta `notification` streams for `session_id` (a child session's is not its
     parent's reply); `None` when it streams none."""
     params = notification.params
     if isinstance(params, SessionEventNotification) and params.session_id == session_id:
-        return text_delta_of(params.event)
+        return chunk_text_of(params.event)
     return None
