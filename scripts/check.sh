@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Everything CI runs (.ci/run calls it; the README's test command). Set-up once, as a new user
 # would run it (a PATH of the system folders plus node and python: nothing a developer installed
-# by hand), then set-up again, which must install nothing; then four independent jobs at once,
+# by hand), then set-up again, which must install nothing; then six independent jobs at once,
 # each logging to its own file and printed whole when it ends:
 #   protocol  generate:check and breaking (the IDL, the generated files, the released versions)
 #   lint      prettier, tsc, ruff, mypy --strict
 #   ts        the TypeScript tests (turbo; the consumer and browser tests among them)
-#   py        the Python tests on the default interpreter, then a subset on the oldest and newest
+#   py        the Python tests on the default interpreter
+#   py310     a representative subset on the oldest supported interpreter,
+#   py313     and on the newest
 # and last, a check that nothing changed the tree. JOBS="ts py" runs only those jobs.
 set -euo pipefail
 source "$(dirname "$0")/lib/tools.sh"
@@ -31,12 +33,14 @@ job_lint() { pnpm -s lint; }
 # Set-up built every package from the committed generated files, and the protocol job proves
 # them current, so the tests run without turbo's generate and build steps in front.
 job_ts() { pnpm -s exec turbo run test --only; }
-job_py() { PYTHON_VERSIONS="${PYTHON_VERSIONS-3.10 3.13}" bash scripts/test-py.sh; }
+job_py() { bash scripts/test-py.sh; }
+job_py310() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.10 bash scripts/test-py.sh; }
+job_py313() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.13 bash scripts/test-py.sh; }
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/dsh-sdk-check.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 declare -A job_of_pid=()
-for job in ${JOBS:-protocol lint ts py}; do
+for job in ${JOBS:-protocol lint ts py py310 py313}; do
   ("job_$job" >"$logs/$job.log" 2>&1) &
   job_of_pid[$!]=$job
 done

@@ -3,7 +3,10 @@
 # representative subset under those interpreters too (each gets its own venv under
 # python/.venv-<version>): what differs between interpreters (json and orjson, dataclasses,
 # asyncio, the typing of the generated code) without repeating every process-driving test.
-# PYTHON_SUBSET=all runs the whole suite there as well. Extra arguments go to every pytest run.
+# PYTHON_SUBSET=all runs the whole suite there as well; PYTHON_DEFAULT=skip leaves out the run
+# on the default interpreter (CI runs each interpreter as a job of its own). Extra arguments go
+# to every pytest run. Each run spreads its test files over PYTHON_WORKERS processes (default 2,
+# the machine's cores; 0 runs them in pytest's own process).
 set -euo pipefail
 source "$(dirname "$0")/lib/tools.sh"
 cd "$repo_root/python"
@@ -18,7 +21,9 @@ subset=(
 # Arguments (files, -k ...) choose the tests themselves.
 if [ "${PYTHON_SUBSET:-}" = all ] || [ $# -gt 0 ]; then subset=(); fi
 
-.venv/bin/python -m pytest -q "$@"
+workers=(-n "${PYTHON_WORKERS:-2}" --dist loadfile)
+
+if [ "${PYTHON_DEFAULT:-}" != skip ]; then .venv/bin/python -m pytest -q "${workers[@]}" "$@"; fi
 for version in ${PYTHON_VERSIONS:-}; do
   interpreter=""
   if command -v pyenv >/dev/null 2>&1; then
@@ -38,5 +43,5 @@ for version in ${PYTHON_VERSIONS:-}; do
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
   echo "test:py: Python $version${subset:+ (the subset)}"
-  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" "${subset[@]}"
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider "${workers[@]}" "$@" "${subset[@]}"
 done
