@@ -15,8 +15,8 @@ from dsh_sdk.nesting import dumps_frame
 __all__ = ["LineOutput", "LineWriter"]
 
 
-CLOSING_DRAIN_WAIT = 1.0
-"""Seconds a disposed writer waits for the drain of a closing pipe to end with its error."""
+ABANDONED_DRAIN_GRACE = 1.0
+"""Seconds a drain the writer stopped waiting for may still end by itself before it is cancelled."""
 
 
 class LineOutput(Protocol):
@@ -207,29 +207,13 @@ class LineWriter:
             await asyncio.wait((drain, self._disposed), return_when=asyncio.FIRST_COMPLETED)
         finally:
             is_drained = drain.done()
-            if not is_drained and self._is_output_closing():
-                # The pipe broke: its error is on its way to the drain, which then ends with it.
-                # Cancelling first would leave that error unretrieved (and logged); a pipe that
-                # closes without breaking may never drain, hence the bound.
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await asyncio.wait((drain,), timeout=CLOSING_DRAIN_WAIT)
-            if not drain.done():
-                drain.cancel()
-            elif not is_drained and not drain.cancelled():
-                drain.exception()  # retrieved: the failure raised below says what happened
+            if not is_drained:
+                _abandon(drain)
         if is_drained:
             drain.result()
             return
         assert self._failure is not None
         raise renew(self._failure)
-
-    def _is_output_closing(self) -> bool:
-        """Whether the output's `asyncio` transport is closing (its pipe broke or was closed)."""
-        transport: Any = getattr(self._output, "transport", None)
-        try:
-            return bool(transport.is_closing())
-        except Exception:
-            return False
 
     def _fail(self, cause: Exception) -> TransportClosedError:
         if self._failure is not None:
@@ -248,3 +232,17 @@ class LineWriter:
     async def _wait_closed_quietly(self) -> None:
         with contextlib.suppress(Exception):
             await self._output.wait_closed()  # type: ignore[attr-defined]
+
+
+def _abandon(drain: asyncio.Future[None]) -> None:
+    """Lets go of a drain nobody waits for any more. The pipe's error usually reaches it in the
+    same moment the writer was disposed (both come from the peer going away): cancelling it then
+    would leave that error unretrieved inside asyncio (logged as "Future exception was never
+    retrieved"), so it gets a grace period to end by itself, and its outcome is retrieved."""
+    drain.add_done_callback(_retrieve_outcome)
+    asyncio.get_running_loop().call_later(ABANDONED_DRAIN_GRACE, drain.cancel)
+
+
+def _retrieve_outcome(drain: asyncio.Future[None]) -> None:
+    if not drain.cancelled():
+        drain.exception()
