@@ -9,6 +9,7 @@ import { TYPE_SECTIONS } from '../src/idl/build-model.js';
 import { compareIdl } from '../src/breaking/compare-idl.js';
 import { idlDocumentFromText } from '../src/breaking/document.js';
 import { readVectorSamples } from '../src/breaking/semantic/vectors.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const text = readFileSync(`${repo}protocol.idl.json`, 'utf8');
@@ -152,36 +153,40 @@ const editArbitrary = fc.record({
 });
 
 describe('random edits of protocol.idl.json', () => {
-  it('never let a message cross without a structural finding', () => {
-    let crossedRuns = 0;
-    fc.assert(
-      fc.property(fc.array(editArbitrary, { minLength: 1, maxLength: 3 }), (edits) => {
-        const raw = JSON.parse(text) as RawIdl;
-        for (const e of edits) EDITS[e.kind]?.(raw, e.a, e.b);
-        const next = idlDocumentFromText(JSON.stringify(raw, null, 2), 'edited.idl.json', {
-          check: false,
-        });
-        const comparison = compareIdl(today, next, {
-          vectors,
-          allowList: { file: 'none', entries: [] },
-          samples: 8,
-          seed: 3,
-        });
-        if (comparison.semantic.crossed > 0) crossedRuns++;
-        const bugs = comparison.findings.filter((f) => f.rule === 'rules-bug');
-        expect(
-          bugs.map((f) => f.message),
-          JSON.stringify(edits),
-        ).toEqual([]);
-        if (comparison.semantic.crossed > 0)
-          expect(comparison.findings.some((f) => f.severity === 'breaking')).toBe(true);
-      }),
-      {
-        numRuns: Number(process.env['BREAKING_PROPERTY_RUNS'] ?? 60),
-        seed: Number(process.env['BREAKING_PROPERTY_SEED'] ?? 20260112),
-      },
-    );
-    // The property is not vacuous: many edits do make messages cross.
-    expect(crossedRuns).toBeGreaterThan(15);
-  }, 120_000);
+  it(
+    'never let a message cross without a structural finding',
+    () => {
+      let crossedRuns = 0;
+      fc.assert(
+        fc.property(fc.array(editArbitrary, { minLength: 1, maxLength: 3 }), (edits) => {
+          const raw = JSON.parse(text) as RawIdl;
+          for (const e of edits) EDITS[e.kind]?.(raw, e.a, e.b);
+          const next = idlDocumentFromText(JSON.stringify(raw, null, 2), 'edited.idl.json', {
+            check: false,
+          });
+          const comparison = compareIdl(today, next, {
+            vectors,
+            allowList: { file: 'none', entries: [] },
+            samples: 8,
+            seed: 3,
+          });
+          if (comparison.semantic.crossed > 0) crossedRuns++;
+          const bugs = comparison.findings.filter((f) => f.rule === 'rules-bug');
+          expect(
+            bugs.map((f) => f.message),
+            JSON.stringify(edits),
+          ).toEqual([]);
+          if (comparison.semantic.crossed > 0)
+            expect(comparison.findings.some((f) => f.severity === 'breaking')).toBe(true);
+        }),
+        {
+          numRuns: Number(process.env['BREAKING_PROPERTY_RUNS'] ?? 60),
+          seed: Number(process.env['BREAKING_PROPERTY_SEED'] ?? 20260112),
+        },
+      );
+      // The property is not vacuous: many edits do make messages cross.
+      expect(crossedRuns).toBeGreaterThan(15);
+    },
+    budgetMs(120_000),
+  );
 });

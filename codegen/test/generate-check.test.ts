@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_LOCATIONS } from '../src/emit/registry.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const cli = new URL('../bin/idl-gen.mjs', import.meta.url).pathname;
@@ -38,84 +39,108 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('generate --check on a copy of the repository', () => {
-  it('passes when the committed output matches the IDL', () => {
-    const { code, out } = runGenerator('--check');
-    expect(code).toBe(0);
-    expect(out).toMatch(/generated files match protocol\.idl\.json/);
-  }, 60_000);
+  it(
+    'passes when the committed output matches the IDL',
+    () => {
+      const { code, out } = runGenerator('--check');
+      expect(code).toBe(0);
+      expect(out).toMatch(/generated files match protocol\.idl\.json/);
+    },
+    budgetMs(60_000),
+  );
 
-  it('fails with a diff and the fix when a generated file was edited by hand', () => {
-    const target = join(copy, 'packages/protocol/src/gen/methods.gen.ts');
-    const original = readFileSync(target, 'utf8');
-    writeFileSync(target, original.replace("'session/prompt'", "'session/prompt2'"));
-    const { code, err } = runGenerator('--check');
-    writeFileSync(target, original);
-    expect(code).toBe(1);
-    expect(err).toContain('changed packages/protocol/src/gen/methods.gen.ts');
-    expect(err).toContain("-  sessionPrompt: 'session/prompt2',");
-    expect(err).toContain("+  sessionPrompt: 'session/prompt',");
-    expect(err).toContain('Run `pnpm generate` and commit the result.');
-  }, 60_000);
+  it(
+    'fails with a diff and the fix when a generated file was edited by hand',
+    () => {
+      const target = join(copy, 'packages/protocol/src/gen/methods.gen.ts');
+      const original = readFileSync(target, 'utf8');
+      writeFileSync(target, original.replace("'session/prompt'", "'session/prompt2'"));
+      const { code, err } = runGenerator('--check');
+      writeFileSync(target, original);
+      expect(code).toBe(1);
+      expect(err).toContain('changed packages/protocol/src/gen/methods.gen.ts');
+      expect(err).toContain("-  sessionPrompt: 'session/prompt2',");
+      expect(err).toContain("+  sessionPrompt: 'session/prompt',");
+      expect(err).toContain('Run `pnpm generate` and commit the result.');
+    },
+    budgetMs(60_000),
+  );
 
-  it('fails when the IDL changed without regenerating, then passes after generating', () => {
-    const idlPath = join(copy, 'protocol.idl.json');
-    const idl = readFileSync(idlPath, 'utf8');
-    writeFileSync(
-      idlPath,
-      idl.replace(
-        '"Working directory recorded for SDK-created sessions."',
-        '"The working directory."',
-      ),
-    );
-    const check = runGenerator('--check');
-    expect(check.code).toBe(1);
-    expect(check.err).toContain('+   * The working directory.');
-    expect(check.err).toMatch(/changed +docs\/protocol\.md/);
-    const generate = runGenerator();
-    expect(generate.code).toBe(0);
-    expect(runGenerator('--check').code).toBe(0);
-    writeFileSync(idlPath, idl);
-    expect(runGenerator().code).toBe(0);
-  }, 120_000);
+  it(
+    'fails when the IDL changed without regenerating, then passes after generating',
+    () => {
+      const idlPath = join(copy, 'protocol.idl.json');
+      const idl = readFileSync(idlPath, 'utf8');
+      writeFileSync(
+        idlPath,
+        idl.replace(
+          '"Working directory recorded for SDK-created sessions."',
+          '"The working directory."',
+        ),
+      );
+      const check = runGenerator('--check');
+      expect(check.code).toBe(1);
+      expect(check.err).toContain('+   * The working directory.');
+      expect(check.err).toMatch(/changed +docs\/protocol\.md/);
+      const generate = runGenerator();
+      expect(generate.code).toBe(0);
+      expect(runGenerator('--check').code).toBe(0);
+      writeFileSync(idlPath, idl);
+      expect(runGenerator().code).toBe(0);
+    },
+    budgetMs(120_000),
+  );
 
-  it('reports a stray file in a generated folder as stale and deletes it on generate', () => {
-    writeFileSync(join(copy, 'packages/protocol/src/gen/old.gen.ts'), 'export {};\n');
-    const check = runGenerator('--check');
-    expect(check.code).toBe(1);
-    expect(check.err).toMatch(/stale +packages\/protocol\/src\/gen\/old\.gen\.ts/);
-    expect(runGenerator().out).toContain('deleted packages/protocol/src/gen/old.gen.ts');
-    expect(runGenerator('--check').code).toBe(0);
-  }, 120_000);
+  it(
+    'reports a stray file in a generated folder as stale and deletes it on generate',
+    () => {
+      writeFileSync(join(copy, 'packages/protocol/src/gen/old.gen.ts'), 'export {};\n');
+      const check = runGenerator('--check');
+      expect(check.code).toBe(1);
+      expect(check.err).toMatch(/stale +packages\/protocol\/src\/gen\/old\.gen\.ts/);
+      expect(runGenerator().out).toContain('deleted packages/protocol/src/gen/old.gen.ts');
+      expect(runGenerator('--check').code).toBe(0);
+    },
+    budgetMs(120_000),
+  );
 
-  it('refuses a broken IDL, names the problem and writes nothing', () => {
-    const idlPath = join(copy, 'protocol.idl.json');
-    const idl = readFileSync(idlPath, 'utf8');
-    writeFileSync(
-      idlPath,
-      idl.replace('"params": "SessionPromptParams"', '"params": "SessionPromptParam"'),
-    );
-    const before = readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8');
-    const result = runGenerator();
-    writeFileSync(idlPath, idl);
-    expect(result.code).toBe(1);
-    expect(result.err).toMatch(
-      /protocol\.idl\.json:\d+:\d+ \/methods\/1\/params: unknown type "SessionPromptParam"/,
-    );
-    expect(result.err).toContain('nothing was written');
-    expect(readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8')).toBe(
-      before,
-    );
-  }, 60_000);
+  it(
+    'refuses a broken IDL, names the problem and writes nothing',
+    () => {
+      const idlPath = join(copy, 'protocol.idl.json');
+      const idl = readFileSync(idlPath, 'utf8');
+      writeFileSync(
+        idlPath,
+        idl.replace('"params": "SessionPromptParams"', '"params": "SessionPromptParam"'),
+      );
+      const before = readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8');
+      const result = runGenerator();
+      writeFileSync(idlPath, idl);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(
+        /protocol\.idl\.json:\d+:\d+ \/methods\/1\/params: unknown type "SessionPromptParam"/,
+      );
+      expect(result.err).toContain('nothing was written');
+      expect(readFileSync(join(copy, 'packages/protocol/src/gen/methods.gen.ts'), 'utf8')).toBe(
+        before,
+      );
+    },
+    budgetMs(60_000),
+  );
 });
 
 describe('determinism', () => {
-  it('renders byte-identical output twice in a row', async () => {
-    const { loadIdlFile } = await import('../src/idl/load.js');
-    const { renderAll } = await import('../src/render.js');
-    const model = loadIdlFile(join(repo, 'protocol.idl.json'));
-    const first = await renderAll(model, repo);
-    const second = await renderAll(model, repo);
-    expect(second).toEqual(first);
-    expect(first.map((f) => f.content).join('')).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
-  }, 120_000);
+  it(
+    'renders byte-identical output twice in a row',
+    async () => {
+      const { loadIdlFile } = await import('../src/idl/load.js');
+      const { renderAll } = await import('../src/render.js');
+      const model = loadIdlFile(join(repo, 'protocol.idl.json'));
+      const first = await renderAll(model, repo);
+      const second = await renderAll(model, repo);
+      expect(second).toEqual(first);
+      expect(first.map((f) => f.content).join('')).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    },
+    budgetMs(120_000),
+  );
 });

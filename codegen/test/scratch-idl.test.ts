@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { budgetMs } from './helpers/time-budget.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,49 +99,73 @@ beforeAll(async () => {
     include: ['packages/*/src'],
   };
   writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-}, 120_000);
+}, budgetMs(120_000));
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a scratch IDL with a new notification and a new request', () => {
-  test('TypeScript: the only errors are the runtime missing the new handler', async () => {
-    const tsc = join(REPO, 'node_modules/.bin/tsc');
-    const errors = (await outputOf(tsc, ['-p', 'tsconfig.json'], scratch))
-      .split('\n')
-      .filter((line) => /error TS\d+/.test(line));
-    expect(errors.length).toBeGreaterThan(0);
-    for (const error of errors) {
-      expect(error).toMatch(/^packages\/runtime\/src\//);
-      expect(error).toMatch(/sessionPing|HarnessSdkRequestHandlers/);
-    }
-  }, 120_000);
+  test(
+    'TypeScript: the only errors are the runtime missing the new handler',
+    async () => {
+      const tsc = join(REPO, 'node_modules/.bin/tsc');
+      const errors = (await outputOf(tsc, ['-p', 'tsconfig.json'], scratch))
+        .split('\n')
+        .filter((line) => /error TS\d+/.test(line));
+      expect(errors.length).toBeGreaterThan(0);
+      for (const error of errors) {
+        expect(error).toMatch(/^packages\/runtime\/src\//);
+        expect(error).toMatch(/sessionPing|HarnessSdkRequestHandlers/);
+      }
+    },
+    budgetMs(120_000),
+  );
 
-  test('Python: mypy --strict finds only the runtime missing the new handler', async () => {
-    const mypy = join(REPO, 'python/.venv/bin/mypy');
-    const args = ['--strict', '--cache-dir', '.mypy_cache', 'src/dsh_sdk'];
-    const errors = (await outputOf(mypy, args, join(scratch, 'python')))
-      .split('\n')
-      .filter((line) => line.includes(': error:'));
-    expect(errors.length).toBeGreaterThan(0);
-    for (const error of errors) {
-      expect(error).toMatch(/^src\/dsh_sdk\/runtime\//);
-      expect(error).toMatch(/session_ping|HarnessSdkRequestHandlers/);
-    }
-  }, 180_000);
+  test(
+    'Python: mypy --strict finds only the runtime missing the new handler',
+    async () => {
+      const mypy = join(REPO, 'python/.venv/bin/mypy');
+      const args = ['--strict', '--cache-dir', '.mypy_cache', 'src/dsh_sdk'];
+      const errors = (await outputOf(mypy, args, join(scratch, 'python')))
+        .split('\n')
+        .filter((line) => line.includes(': error:'));
+      expect(errors.length).toBeGreaterThan(0);
+      for (const error of errors) {
+        expect(error).toMatch(/^src\/dsh_sdk\/runtime\//);
+        expect(error).toMatch(/session_ping|HarnessSdkRequestHandlers/);
+      }
+    },
+    budgetMs(180_000),
+  );
 
-  test('TypeScript: the client hub delivers it and the runtime notifier can send it', async () => {
-    writeFileSync(join(scratch, 'check-note.ts'), TS_CHECK);
-    const tsx = join(REPO, 'codegen/node_modules/tsx/dist/cli.mjs');
-    const output = await outputOf(process.execPath, [tsx, 'check-note.ts'], scratch);
-    expect(JSON.parse(output)).toEqual({ seen: ['session.note'], diagnostics: [], canSend: true });
-  }, 60_000);
+  test(
+    'TypeScript: the client hub delivers it and the runtime notifier can send it',
+    async () => {
+      writeFileSync(join(scratch, 'check-note.ts'), TS_CHECK);
+      const tsx = join(REPO, 'codegen/node_modules/tsx/dist/cli.mjs');
+      const output = await outputOf(process.execPath, [tsx, 'check-note.ts'], scratch);
+      expect(JSON.parse(output)).toEqual({
+        seen: ['session.note'],
+        diagnostics: [],
+        canSend: true,
+      });
+    },
+    budgetMs(60_000),
+  );
 
-  test('Python: the client hub delivers it and the runtime notifier can send it', async () => {
-    writeFileSync(join(scratch, 'check_note.py'), PY_CHECK);
-    const python = join(REPO, 'python/.venv/bin/python');
-    const output = await outputOf(python, ['check_note.py'], scratch);
-    expect(JSON.parse(output)).toEqual({ seen: ['session.note'], diagnostics: [], canSend: true });
-  }, 60_000);
+  test(
+    'Python: the client hub delivers it and the runtime notifier can send it',
+    async () => {
+      writeFileSync(join(scratch, 'check_note.py'), PY_CHECK);
+      const python = join(REPO, 'python/.venv/bin/python');
+      const output = await outputOf(python, ['check_note.py'], scratch);
+      expect(JSON.parse(output)).toEqual({
+        seen: ['session.note'],
+        diagnostics: [],
+        canSend: true,
+      });
+    },
+    budgetMs(60_000),
+  );
 });
 
 const NOTE = JSON.stringify({

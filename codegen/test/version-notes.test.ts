@@ -17,6 +17,7 @@ import { tsTypesEmitter } from '../src/emit/ts-types.js';
 import type { Emitter } from '../src/emit/emitter.js';
 import { loadIdlFile } from '../src/idl/load.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const model = loadIdlFile(new URL('./fixtures/sequenced.idl.json', import.meta.url).pathname);
 const bundle = buildSchemaBundle(model);
@@ -65,51 +66,55 @@ describe('Python carries them in docstrings, and a deprecated method warns its c
   const root = mkdtempSync(join(tmpdir(), 'dsh-deprecated-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('raises a DeprecationWarning pointing at the code that subscribes', async () => {
-    // The package, with the fixture's generated bindings in place of the protocol's.
-    cpSync(join(pythonDir, 'src/dsh_sdk'), join(root, 'dsh_sdk'), { recursive: true });
-    // The package root re-exports the protocol's own names; the fixture has others.
-    writeFileSync(join(root, 'dsh_sdk/__init__.py'), '');
-    // Every generated module from the fixture: the decoders look up the model classes on import.
-    for (const emitter of [
-      pyModelsEmitter,
-      pyBindingsEmitter,
-      pyValidatorsEmitter,
-      pyConvertersEmitter,
-      pyPeersEmitter,
-    ]) {
-      for (const file of await emitter.emit({ model, bundle })) {
-        // The hand-written modules read the protocol's own texts and codes: keep its constants.
-        if (file.path.endsWith('/_gen/constants.py')) continue;
-        const target = join(root, file.path.replace(/^python\/src\//, ''));
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, file.content);
+  it(
+    'raises a DeprecationWarning pointing at the code that subscribes',
+    async () => {
+      // The package, with the fixture's generated bindings in place of the protocol's.
+      cpSync(join(pythonDir, 'src/dsh_sdk'), join(root, 'dsh_sdk'), { recursive: true });
+      // The package root re-exports the protocol's own names; the fixture has others.
+      writeFileSync(join(root, 'dsh_sdk/__init__.py'), '');
+      // Every generated module from the fixture: the decoders look up the model classes on import.
+      for (const emitter of [
+        pyModelsEmitter,
+        pyBindingsEmitter,
+        pyValidatorsEmitter,
+        pyConvertersEmitter,
+        pyPeersEmitter,
+      ]) {
+        for (const file of await emitter.emit({ model, bundle })) {
+          // The hand-written modules read the protocol's own texts and codes: keep its constants.
+          if (file.path.endsWith('/_gen/constants.py')) continue;
+          const target = join(root, file.path.replace(/^python\/src\//, ''));
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, file.content);
+        }
       }
-    }
-    const script = join(root, 'caller.py');
-    writeFileSync(
-      script,
-      [
-        'import json, warnings',
-        'from dsh_sdk._gen.peers import HarnessSdkClientPeer',
-        'class Transport:',
-        '    def on_notification(self, method, handler):',
-        '        return lambda: None',
-        'peer = HarnessSdkClientPeer(Transport())',
-        'with warnings.catch_warnings(record=True) as caught:',
-        '    warnings.simplefilter("always")',
-        '    peer.on_tick(lambda params: None)',
-        'print(json.dumps([[w.category.__name__, str(w.message), w.filename] for w in caught]))',
-      ].join('\n'),
-    );
-    const output = execFileSync(join(pythonDir, '.venv/bin/python'), [script], {
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONPATH: root },
-    });
-    expect(JSON.parse(output)).toEqual([
-      ['DeprecationWarning', 'clock.tick is deprecated: Clocks drift.', script],
-    ]);
-  }, 60_000);
+      const script = join(root, 'caller.py');
+      writeFileSync(
+        script,
+        [
+          'import json, warnings',
+          'from dsh_sdk._gen.peers import HarnessSdkClientPeer',
+          'class Transport:',
+          '    def on_notification(self, method, handler):',
+          '        return lambda: None',
+          'peer = HarnessSdkClientPeer(Transport())',
+          'with warnings.catch_warnings(record=True) as caught:',
+          '    warnings.simplefilter("always")',
+          '    peer.on_tick(lambda params: None)',
+          'print(json.dumps([[w.category.__name__, str(w.message), w.filename] for w in caught]))',
+        ].join('\n'),
+      );
+      const output = execFileSync(join(pythonDir, '.venv/bin/python'), [script], {
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONPATH: root },
+      });
+      expect(JSON.parse(output)).toEqual([
+        ['DeprecationWarning', 'clock.tick is deprecated: Clocks drift.', script],
+      ]);
+    },
+    budgetMs(60_000),
+  );
 });
 
 describe('the docs', () => {

@@ -44,7 +44,7 @@ from time_budget import budget
 GENEROUS = budget(10.0)
 # Each step of the shutdown ladder in its test: long enough for a loaded machine to let a process
 # exit, since the step that ends the runtime is what the test checks.
-STEP = budget(1.5)
+STEP = budget(1.0)
 """The bound, in seconds, within which a failure must be reported (it is usually milliseconds)."""
 
 

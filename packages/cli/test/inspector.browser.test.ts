@@ -24,6 +24,7 @@ import {
   tempDir,
   TS_RUNTIME,
 } from './helpers/cli.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 /** A runtime that answers initialize, then dies (exit 3) on a prompt saying "crash". */
 const DIES_MID_TURN = join(FIXTURES, 'dies-mid-turn.mjs');
@@ -211,7 +212,7 @@ describe.each([
       (expected) =>
         document.querySelector('#detail [data-testid="streamed-text"]')?.textContent === expected,
       reply,
-      { timeout: 20_000 },
+      { timeout: budgetMs(20_000) },
     );
     const seen = await page.evaluate(
       () => (window as unknown as { seenTexts: string[] }).seenTexts,
@@ -237,7 +238,7 @@ describe.each([
     });
     await page.click('#prompt-send');
     await page.waitForSelector(`#detail .turn[data-turn="1"] h3:text("Turn 1 · completed")`, {
-      timeout: 20_000,
+      timeout: budgetMs(20_000),
     });
     const second = await page.textContent(
       '#detail .turn[data-turn="1"] [data-testid="streamed-text"]',

@@ -12,6 +12,7 @@ import type {
   ExchangeExpectation,
 } from '../../protocol/test/helpers/vector-exchanges.js';
 import { resolvePattern } from '../../protocol/test/helpers/vector-patterns.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const EXCHANGES = new URL('../../../test-vectors/exchanges/', import.meta.url).pathname;
 const GROUP_TIMEOUT_MS = 10_000;
@@ -103,9 +104,13 @@ describe.each([
   it('has runtime conversations to play', () => expect(runtimeCases.length).toBeGreaterThan(5));
 
   for (const { name, expectation } of runtimeCases) {
-    it(`exchanges/${name}`, async () => {
-      const envelopes = readEnvelopes(join(EXCHANGES, `${name}.ndjson`));
-      await play(launcher, envelopes, expectation);
-    }, 30_000);
+    it(
+      `exchanges/${name}`,
+      async () => {
+        const envelopes = readEnvelopes(join(EXCHANGES, `${name}.ndjson`));
+        await play(launcher, envelopes, expectation);
+      },
+      budgetMs(30_000),
+    );
   }
 });

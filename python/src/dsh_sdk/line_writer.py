@@ -15,10 +15,6 @@ from dsh_sdk.nesting import dumps_frame
 __all__ = ["LineOutput", "LineWriter"]
 
 
-ABANDONED_DRAIN_GRACE = 1.0
-"""Seconds a drain the writer stopped waiting for may still end by itself before it is cancelled."""
-
-
 class LineOutput(Protocol):
     """Where lines go: `asyncio.StreamWriter`, or anything with these three methods.
 
@@ -208,7 +204,7 @@ class LineWriter:
         finally:
             is_drained = drain.done()
             if not is_drained:
-                _abandon(drain)
+                drain.cancel()
         if is_drained:
             drain.result()
             return
@@ -232,17 +228,3 @@ class LineWriter:
     async def _wait_closed_quietly(self) -> None:
         with contextlib.suppress(Exception):
             await self._output.wait_closed()  # type: ignore[attr-defined]
-
-
-def _abandon(drain: asyncio.Future[None]) -> None:
-    """Lets go of a drain nobody waits for any more. The pipe's error usually reaches it in the
-    same moment the writer was disposed (both come from the peer going away): cancelling it then
-    would leave that error unretrieved inside asyncio (logged as "Future exception was never
-    retrieved"), so it gets a grace period to end by itself, and its outcome is retrieved."""
-    drain.add_done_callback(_retrieve_outcome)
-    asyncio.get_running_loop().call_later(ABANDONED_DRAIN_GRACE, drain.cancel)
-
-
-def _retrieve_outcome(drain: asyncio.Future[None]) -> None:
-    if not drain.cancelled():
-        drain.exception()
