@@ -24,6 +24,17 @@ if [ "$("$tools_dir/bin/pnpm" --version 2>/dev/null || true)" != "$pnpm_version"
   ln -sf "$pnpm_prefix/node_modules/pnpm/bin/pnpm.cjs" "$tools_dir/bin/pnpm"
 fi
 
+# `pnpm …` in the user's own shell: the pinned pnpm on the PATH too, with npm's global install,
+# when the PATH has none of that version and npm's global folder is writable.
+if [ "$(env PATH="${PATH#"$tools_dir/bin:"}" pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
+  if [ -w "$(npm prefix -g)" ]; then
+    say "installing pnpm@$pnpm_version with npm install -g, for pnpm on your PATH"
+    quietly npm install -g --no-fund --no-audit "pnpm@$pnpm_version"
+  else
+    say "no pnpm@$pnpm_version on your PATH: put $tools_dir/bin on it to type pnpm"
+  fi
+fi
+
 if [ "${CI:-}" = "true" ]; then pnpm install --frozen-lockfile; else pnpm install; fi
 
 python=${PYTHON:-python3}
@@ -72,4 +83,4 @@ if any_build_is_stale; then
   say "building the TypeScript packages"
   pnpm -s -r --filter "./packages/*" run build
 fi
-say "done (pnpm, pipx and datamodel-codegen are in .tools/; add .tools/bin to PATH to type pnpm yourself)"
+say "done (pnpm, pipx and datamodel-codegen are in .tools/)"

@@ -1,7 +1,8 @@
 # Sourced by every script: where set-up puts the tools it installs, and a PATH that finds them.
 # Everything lives inside the checkout (.tools/, python/.venv, node_modules), so no command
 # depends on the caller's HOME or PATH. The one exception is Chromium for the browser tests, a
-# system package that scripts/setup-chromium.sh installs with apt (root or sudo, once).
+# system package that scripts/setup-chromium.sh installs with apt (root or sudo, once); set-up
+# also puts the pinned pnpm on the PATH with npm install -g, where npm's global folder is writable.
 # The layout is also known to codegen/src/emit/py-models.ts (where it finds datamodel-codegen).
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tools_dir="$repo_root/.tools"
