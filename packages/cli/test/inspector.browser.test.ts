@@ -311,8 +311,9 @@ describe.each([
     await page.goto(inspector.url.href);
     await page.waitForSelector('#live-status[data-state="ready"]');
     const sessionId = await page.inputValue('#prompt-new-session');
-    // 100 ms before each of some 40 pieces: seconds of streaming, stopped after the first ones.
-    const text = `stream this slowly: ${'many words, '.repeat(50)}`;
+    // 100 ms before each of some 400 pieces: 40 s of streaming, far longer than a loaded machine
+    // takes to click Interrupt after the first piece (4 s was not: the turn ended first).
+    const text = `stream this slowly: ${'many words, '.repeat(500)}`;
     await page.fill('#prompt-text', text);
     await page.click('#prompt-send');
     // The prompted session is the picked one at once: no picking it by hand to stop it.
