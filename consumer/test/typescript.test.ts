@@ -112,18 +112,35 @@ describe('the packed tarballs', () => {
     },
   );
 
-  test.each(PACKAGE_NAMES)('@dsh-sdk/%s ships no source map without its sources', async (name) => {
-    const entries = await tarballEntries(tarballs[name]);
-    const missing: string[] = [];
-    for (const map of entries.filter((entry) => entry.endsWith('.map'))) {
-      const { sources } = JSON.parse(await tarballFile(tarballs[name], map)) as {
-        sources: string[];
-      };
-      const resolved = sources.map((source) => posix.join(posix.dirname(map), source));
-      missing.push(...resolved.filter((source) => !entries.includes(source)));
-    }
-    expect(missing).toEqual([]);
-  });
+  test.each(PACKAGE_NAMES)(
+    '@dsh-sdk/%s ships the source map each script names, with the sources the map names',
+    async (name) => {
+      const entries = await tarballEntries(tarballs[name]);
+      const scripts = entries.filter((entry) => entry.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const script of scripts) {
+        const text = await tarballFile(tarballs[name], script);
+        const url = /^\/\/# sourceMappingURL=(\S+)$/m.exec(text)?.[1];
+        if (url === undefined) continue;
+        const map = posix.join(posix.dirname(script), url);
+        if (!entries.includes(map)) {
+          problems.push(`${script} points at ${map}, which is not in the tarball`);
+          continue;
+        }
+        const { sources, sourcesContent = [] } = JSON.parse(
+          await tarballFile(tarballs[name], map),
+        ) as { sources: string[]; sourcesContent?: (string | null)[] };
+        sources.forEach((source, i) => {
+          const shipped = entries.includes(posix.join(posix.dirname(map), source));
+          if (!shipped && typeof sourcesContent[i] !== 'string') {
+            problems.push(`${map} names ${source} but carries neither the file nor its text`);
+          }
+        });
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 });
 
 describe('installed with npm into a project of its own', () => {
@@ -187,7 +204,10 @@ try {
     const { stdout } = await run(process.execPath, ['spawn.mjs'], withoutRuntime);
     const failure = JSON.parse(stdout) as { name: string; command: string[]; message: string };
     expect(failure).toMatchObject({ name: 'RuntimeNotInstalledError', command: [] });
-    expect(failure.message).toContain('npm install @dsh-sdk/runtime');
+    // Nothing is on a registry: the message names the tarball that pack.sh makes, not a name.
+    expect(failure.message).toContain('npm install ./dsh-sdk-runtime-VERSION.tgz');
+    expect(failure.message).toContain('scripts/pack.sh');
+    expect(failure.message).not.toContain('npm install @dsh-sdk/runtime');
     expect(failure.message).toContain('`command`');
   });
 });

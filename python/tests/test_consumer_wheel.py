@@ -208,6 +208,16 @@ def test_the_readme_python_example_runs_against_the_installed_package(
         assert re.search(r"^(cancelled: )?aborted 'Echo: ", done.stdout, re.MULTILINE), done.stdout
 
 
+def test_the_readme_streams_and_interrupts_in_python() -> None:
+    # The output checks above apply only where an example makes the call: make sure they apply.
+    readme = README.read_text("utf-8")
+    examples = re.findall(
+        r"^```python consumer-example\n(.*?)^```", readme, re.MULTILINE | re.DOTALL
+    )
+    assert [e for e in examples if 'print("delta"' in e], "no streaming example in the README"
+    assert [e for e in examples if ".interrupt()" in e], "no interrupt example in the README"
+
+
 def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[str]:
     snippet = consumer.project / "typed_snippet.py"
     snippet.write_text(source, encoding="utf-8")

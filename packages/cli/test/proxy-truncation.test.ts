@@ -12,6 +12,7 @@ import type { TraceRecord } from '@dsh-sdk/protocol';
 import { describe, expect, test } from 'vitest';
 import { closingFrame, replyFrame } from './fixtures/big-frames.mjs';
 import { DSH_SDK, FIXTURES, framesOf, readTraceFile, runCli, tempDir } from './helpers/cli.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const RUNS = Number(process.env['PROXY_TRUNCATION_RUNS'] ?? 10);
 const RUNTIME = join(FIXTURES, 'big-frames-runtime.mjs');
@@ -20,7 +21,7 @@ const FRAMES = 24;
 /** How long the client takes over each chunk it reads. */
 const CLIENT_PAUSE_MS = 3;
 /** A run moves a few MB; this is only a guard against a hang on a slow machine. */
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = budgetMs(120_000);
 
 /** What the client sends: big prompt requests, as a client with long prompts would. */
 const CLIENT_INPUT = Buffer.concat(

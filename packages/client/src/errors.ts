@@ -88,11 +88,18 @@ export class RuntimeNotInstalledError extends RuntimeSpawnError {
       [],
       cause,
       `no runtime command was given and the default runtime, ${packageName}, is not installed: ` +
-        `install it (npm install ${packageName}) or pass \`command\` with the runtime to start, ` +
+        `install it (it is on no registry: its tarball, packed by the toolkit's scripts/pack.sh, ` +
+        `as in npm install ./${tarballName(packageName)}-VERSION.tgz) or pass \`command\` with ` +
+        `the runtime to start, ` +
         `for example HarnessClient.spawn({ command: ['my-runtime', '--stdio'], initialize })`,
     );
     this.packageName = packageName;
   }
+}
+
+/** The file name `npm pack` gives a package's tarball, less `-VERSION.tgz`: `@a/b` → `a-b`. */
+function tarballName(packageName: string): string {
+  return packageName.replace(/^@/, '').replace('/', '-');
 }
 
 /** Where a run was when its `timeoutMs` ran out. */

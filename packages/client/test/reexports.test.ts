@@ -18,8 +18,16 @@ import type {
   ServerCapabilities,
   SessionEvent,
   SessionPromptParams,
+  SessionStatusNotification,
+  SubagentFinishedNotification,
   TextStream,
+  TraceFinding,
+  TraceFindingContext,
+  TraceOptions,
+  TurnAbortKind,
+  TurnAbortReason,
   TurnEndKind,
+  TurnEndReason,
   Violation,
 } from '@dsh-sdk/client';
 import { describe, expect, expectTypeOf, test } from 'vitest';
@@ -45,6 +53,19 @@ describe('@dsh-sdk/client re-exports the protocol it speaks', () => {
     expectTypeOf<Violation>().toEqualTypeOf<protocol.Violation>();
     expectTypeOf<TurnEndKind>().toEqualTypeOf<protocol.TurnEndKind>();
     expectTypeOf<ReturnType<HarnessClient['streamText']>>().toEqualTypeOf<TextStream>();
+    // What a notification listener and a trace's finding callback receive.
+    expectTypeOf<
+      Extract<HarnessNotification, { method: typeof Method.sessionStatus }>['params']
+    >().toEqualTypeOf<SessionStatusNotification>();
+    expectTypeOf<
+      Extract<HarnessNotification, { method: typeof Method.subagentFinished }>['params']
+    >().toEqualTypeOf<SubagentFinishedNotification>();
+    expectTypeOf<TurnEndReason>().toEqualTypeOf<protocol.TurnEndReason>();
+    expectTypeOf<TurnAbortReason>().toEqualTypeOf<protocol.TurnAbortReason>();
+    expectTypeOf<TurnAbortKind>().toEqualTypeOf<protocol.TurnAbortKind>();
+    expectTypeOf<Parameters<NonNullable<TraceOptions['onFinding']>>>().toEqualTypeOf<
+      [TraceFinding, TraceFindingContext]
+    >();
   });
 
   test("a guard narrows a run's events where comparing type cannot", () => {
