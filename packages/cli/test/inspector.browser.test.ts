@@ -1,8 +1,8 @@
 // dsh-sdk inspect against both reference runtimes, in a real headless Chromium: the token guard,
 // then a person's session: type a prompt, watch the reply stream in, send an image to the same
 // session, interrupt and close the session just prompted, download the trace, and check what the
-// page shows element by element. Then runtimes that fail: a command that does not exist, and one
-// that dies mid-turn and is restarted. A console error fails the test.
+// page shows element by element. Then runtimes that fail: a command that does not exist, one
+// killed by a signal, and one that dies mid-turn and is restarted. A console error fails the test.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -481,6 +481,34 @@ describe('a runtime that fails', () => {
     expect(await page.isDisabled('#init-send')).toBe(true);
     expect(await page.textContent('#live-error')).toBe('');
     expect(await page.isVisible('#runtime-restart')).toBe(true);
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('a runtime killed by a signal: the banner and the terminal name the signal', async () => {
+    inspector = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
+    const command = `${process.execPath} ${DIES_MID_TURN}`;
+    const page = await browser.newPage();
+    await page.goto(inspector.url.href);
+    await page.waitForSelector('#live-status[data-state="ready"]');
+    await page.fill('#prompt-text', 'segfault now');
+    await page.click('#prompt-send');
+    await page.waitForSelector('#runtime-banner:not([hidden])');
+    expect(await page.getAttribute('#runtime-banner', 'data-signal')).toBe('SIGSEGV');
+    expect(await page.getAttribute('#runtime-banner', 'data-exit-code')).toBe('');
+    expect(await page.textContent('#runtime-banner-title')).toBe(
+      `The runtime (${command}) was killed by SIGSEGV. Restart it to go on.`,
+    );
+    await page.waitForSelector('#stderr-pane[data-lines="2"]');
+    expect(await page.textContent('#runtime-banner-tail')).toMatch(
+      /\ndies-mid-turn: about to die of a signal$/,
+    );
+    expect(await page.isDisabled('#prompt-send')).toBe(true);
+    expect(await page.isVisible('#runtime-restart')).toBe(true);
+    const terminal = await inspector.printed(
+      'dsh-sdk inspect: the runtime was killed by SIGSEGV\n',
+    );
+    expect(terminal).toContain('dies-mid-turn: about to die of a signal\n');
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
