@@ -102,6 +102,10 @@ async def test_a_refused_handshake_raises_the_wire_error_and_stops_the_runtime()
     assert caught.value.data == [
         {"pointer": "/model", "message": 'model "echo-2" is not served by echo; served: echo-1'}
     ]
+    # The readable message names the violation; the wire's own stays as it came.
+    assert caught.value.message == (
+        'Invalid params: /model: model "echo-2" is not served by echo; served: echo-1'
+    )
 
 
 async def test_a_command_that_cannot_start_raises_runtime_spawn_error() -> None:

@@ -39,6 +39,10 @@ describe('HarnessClient.spawn', () => {
         { pointer: '/model', message: 'model "echo-9" is not served by echo; served: echo-1' },
       ],
     });
+    // The readable message names the violation; the wire's own stays as it came.
+    expect((error as Error).message).toBe(
+      'Invalid params: /model: model "echo-9" is not served by echo; served: echo-1',
+    );
     expect(stderr).toBe('');
   });
 
