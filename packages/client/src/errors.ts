@@ -88,10 +88,10 @@ export class RuntimeNotInstalledError extends RuntimeSpawnError {
       [],
       cause,
       `no runtime command was given and the default runtime, ${packageName}, is not installed: ` +
-        `install it (it is on no registry: its tarball, packed by the toolkit's scripts/pack.sh, ` +
-        `as in npm install ./${tarballName(packageName)}-VERSION.tgz) or pass \`command\` with ` +
-        `the runtime to start, ` +
-        `for example HarnessClient.spawn({ command: ['my-runtime', '--stdio'], initialize })`,
+        `install the tarball the toolkit's scripts/pack.sh packs (it is on no registry): ` +
+        `npm install ./${tarballName(packageName)}-VERSION.tgz; or pass \`command\` with the ` +
+        `runtime to start, for example ` +
+        `HarnessClient.spawn({ command: ['my-runtime', '--stdio'], initialize })`,
     );
     this.packageName = packageName;
   }
