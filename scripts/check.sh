@@ -32,7 +32,7 @@ job_protocol() { pnpm -s generate:check && pnpm -s breaking; }
 job_lint() { pnpm -s lint; }
 # Set-up built every package from the committed generated files, and the protocol job proves
 # them current, so the tests run without turbo's generate and build steps in front.
-job_ts() { pnpm -s exec turbo run test --only; }
+job_ts() { pnpm -s exec turbo run test --only --continue; }
 job_py() { bash scripts/test-py.sh; }
 job_py310() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.10 bash scripts/test-py.sh; }
 job_py313() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.13 bash scripts/test-py.sh; }

@@ -19,6 +19,7 @@ from dsh_sdk._gen.models import SessionPromptParams
 from dsh_sdk.client import HarnessClient, InvalidParamsError, JsonRpcResponseError
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS
 from stdin_tee import StdinTee
+from time_budget import budget
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 
@@ -52,7 +53,7 @@ async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(
     empty = SessionPromptParams(session_id="", content_blocks=[])
     assert (await refusal(client.prompt(empty))).data == local.data
     raw = {"sessionId": "", "contentBlocks": []}
-    wire = await refusal(client.transport.request(Method.SESSION_PROMPT, raw, timeout=10))
+    wire = await refusal(client.transport.request(Method.SESSION_PROMPT, raw, timeout=budget(10)))
     assert_same_refusal(local, wire)
     # Only the raw one reached the runtime: nothing of the four refused locally.
     assert await received.methods_once(2) == [Method.INITIALIZE, Method.SESSION_PROMPT]
@@ -68,7 +69,9 @@ async def test_interrupt_and_close_of_an_empty_session_id_fail_locally(
         (Method.SESSION_CLOSE, client.close_session),
     ]:
         local = await refusal(call(""))
-        wire = await refusal(client.transport.request(method, {"sessionId": ""}, timeout=10))
+        wire = await refusal(
+            client.transport.request(method, {"sessionId": ""}, timeout=budget(10))
+        )
         assert_same_refusal(local, wire)
     assert await received.methods_once(3) == [
         Method.INITIALIZE,
@@ -91,6 +94,8 @@ async def test_initialize_params_fail_before_any_process_starts(
     connection = await runtimes.start(RUNTIME_COMMANDS[runtime])
     raw = {"cwd": "/tmp", "provider": "echo", "model": "echo-1", "maxTokens": 0}
     wire = await refusal(
-        connection.transport.request(Method.INITIALIZE, {**raw, "protocolVersion": 0}, timeout=10)
+        connection.transport.request(
+            Method.INITIALIZE, {**raw, "protocolVersion": 0}, timeout=budget(10)
+        )
     )
     assert_same_refusal(local, wire)

@@ -39,6 +39,7 @@ from runtime_support import (
     RUNTIME_IDS,
     describe_frames,
 )
+from time_budget import budget
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 
@@ -46,7 +47,7 @@ pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 async def test_runs_a_prompt_from_its_receipt_to_idle(clients: Clients, runtime: str) -> None:
     client = await clients.spawn(command=RUNTIME_COMMANDS[runtime])
     assert client.server_info.name == SERVER_NAME
-    result = await client.run("hello there", session_id="r1", timeout=20)
+    result = await client.run("hello there", session_id="r1", timeout=budget(20))
     assert (result.session_id, result.message_id) == ("r1", "r1/m1")
     assert result.final_response == "Echo: hello there"
     assert result.finish_reason == "completed"
@@ -81,7 +82,7 @@ async def test_follows_the_children_subagent_started_reveals(
     client = await clients.spawn(command=RUNTIME_COMMANDS[runtime])
     seen: list[HarnessNotification] = []
     result = await client.run(
-        "/delegate /delegate deep", session_id="t", on_notification=seen.append, timeout=20
+        "/delegate /delegate deep", session_id="t", on_notification=seen.append, timeout=budget(20)
     )
     assert seen == list(result.notifications)
     assert (
@@ -187,7 +188,9 @@ async def test_fails_a_run_that_does_not_reach_idle_in_time(clients: Clients, ru
         await client.run("x" * 100, session_id="slow", timeout=0.5)
     assert (caught.value.session_id, caught.value.stage) == ("slow", "waiting-for-idle")
     # The client is still usable: the next run on another session completes.
-    assert (await client.run("ok", session_id="next", timeout=20)).final_response == "Echo: ok"
+    assert (
+        await client.run("ok", session_id="next", timeout=budget(20))
+    ).final_response == "Echo: ok"
 
 
 async def test_a_refused_prompt_fails_the_run_with_the_wire_error(
@@ -233,7 +236,7 @@ async def test_prompt_returns_the_receipt_and_on_notification_sees_every_session
 
 async def test_shuts_down_with_the_request_and_reports_it(clients: Clients, runtime: str) -> None:
     client = await clients.spawn(command=RUNTIME_COMMANDS[runtime])
-    report = await client.shutdown(timeout=5)
+    report = await client.shutdown(timeout=budget(5))
     assert (report.ended_by, report.has_exited, report.exit_code, report.signal) == (
         "shutdown-request",
         True,

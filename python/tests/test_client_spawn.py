@@ -21,6 +21,7 @@ from dsh_sdk.client import (
     RuntimeExitedError,
 )
 from runtime_support import CHUNK_DELAY, PY_LAUNCHER, TS_LAUNCHER
+from time_budget import budget
 
 
 def test_the_launchers_and_the_default_command_are_where_the_repository_has_them() -> None:
@@ -58,7 +59,7 @@ async def test_cancelling_a_run_abandons_it_and_the_client_keeps_serving(
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
         await run
-    result = await client.run("next", session_id="other", timeout=20)
+    result = await client.run("next", session_id="other", timeout=budget(20))
     assert result.final_response == "Echo: next"
 
 

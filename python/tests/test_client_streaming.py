@@ -24,6 +24,7 @@ from dsh_sdk.client import (
 )
 from runtime_support import CHUNK_DELAY, RUNTIME_COMMANDS, RUNTIME_IDS
 from stdin_tee import StdinTee
+from time_budget import budget
 
 pytestmark = pytest.mark.parametrize("runtime", RUNTIME_IDS)
 
@@ -91,7 +92,7 @@ async def test_a_handle_interrupts_on_the_first_delta_and_keeps_the_text(
     result = await stream.interrupt()
     assert_cut_short(result)
     assert result.partial_response == stream.partial_response
-    again = await client.run("again", session_id="cut", timeout=20)
+    again = await client.run("again", session_id="cut", timeout=budget(20))
     assert (again.finish_reason, again.final_response) == ("completed", "Echo: again")
     assert await received.methods_once(4) == [
         Method.INITIALIZE,
@@ -133,9 +134,9 @@ async def test_a_cancelled_run_raises_cancelled_error_carrying_its_aborted_resul
     result = cancelled_run_result(raised.value)
     assert result is not None
     assert_cut_short(result)
-    assert (await client.run("again", session_id="cancelled", timeout=20)).finish_reason == (
-        "completed"
-    )
+    assert (
+        await client.run("again", session_id="cancelled", timeout=budget(20))
+    ).finish_reason == ("completed")
 
 
 async def test_asyncio_timeout_around_a_run_gives_a_timeout_error_chaining_the_result(
@@ -182,7 +183,7 @@ async def test_a_run_timeout_interrupts_the_turn_and_frees_the_session(
     ]
     assert received.frames()[-1]["params"] == {"sessionId": "slow"}
     # The session is free again: the next prompt runs now, not after the 10 s reply.
-    again = await client.run("again", session_id="slow", timeout=5)
+    again = await client.run("again", session_id="slow", timeout=budget(5))
     assert (again.finish_reason, again.final_response) == ("completed", "Echo: again")
 
 

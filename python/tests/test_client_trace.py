@@ -15,6 +15,7 @@ import pytest
 from conftest import Clients
 from dsh_sdk.client import CLIENT_RECORDER, HarnessClient, TraceOptions
 from runtime_support import ECHO_ROUTE, FIXTURES, REPOSITORY, RUNTIME_COMMANDS
+from time_budget import budget
 
 DSH_SDK: Final = REPOSITORY / "bin" / "dsh-sdk"
 CLI_BUILT: Final = (REPOSITORY / "packages" / "cli" / "dist" / "main.js").is_file()
@@ -59,9 +60,9 @@ async def test_a_delegate_turn_is_recorded_record_by_record(
     command += RUNTIME_COMMANDS["py"]
     trace = tmp_path / "client.trace.ndjson"
     client = await clients.spawn(command=command, trace=trace)
-    result = await client.run("/delegate hello child", session_id="s1", timeout=20)
+    result = await client.run("/delegate hello child", session_id="s1", timeout=budget(20))
     assert result.finish_reason == "completed"
-    assert (await client.shutdown(timeout=1.0)).has_exited
+    assert (await client.shutdown(timeout=budget(1.0))).has_exited
 
     lines, records = read_records(trace)
     assert records[0]["recorder"] == CLIENT_RECORDER
@@ -107,7 +108,7 @@ def test_the_sync_client_and_the_proxy_record_the_same_frames(
     findings: list[str] = []
     options = TraceOptions(path=client_trace, on_finding=lambda f, _c: findings.append(f["reason"]))
     with HarnessClient.sync(initialize=ECHO_ROUTE, command=command, trace=options) as client:
-        result = client.run("/delegate hello child", session_id="s1", timeout=20)
+        result = client.run("/delegate hello child", session_id="s1", timeout=budget(20))
         assert result.finish_reason == "completed"
     _, proxy = read_records(proxy_trace)
     _, records = read_records(client_trace)
@@ -128,9 +129,11 @@ async def test_a_trace_file_that_fails_is_reported_and_the_connection_goes_on(
     missing = tmp_path / "no-such-directory" / "run.trace.ndjson"
     client = await clients.spawn(trace=TraceOptions(path=missing, on_error=errors.append))
     assert (
-        await client.run("still here", session_id="s1", timeout=20)
+        await client.run("still here", session_id="s1", timeout=budget(20))
     ).finish_reason == "completed"
     assert len(errors) == 1 and isinstance(errors[0], FileNotFoundError)
     with pytest.warns(RuntimeWarning, match="stopped"):
         other = await clients.spawn(trace=missing)
-    assert (await other.run("here too", session_id="s2", timeout=20)).finish_reason == "completed"
+    assert (
+        await other.run("here too", session_id="s2", timeout=budget(20))
+    ).finish_reason == "completed"

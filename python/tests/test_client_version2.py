@@ -136,7 +136,7 @@ async def test_cancelling_a_run_interrupts_its_turn_then_raises(
     ends = [e for e in events if isinstance(e, TurnEndEvent)]
     assert [e.data.reason.kind for e in ends] == ["aborted"]
     assert not any(isinstance(e, AssistantMessageEvent) for e in events)
-    again = await client.run("again", session_id="stopped", timeout=20)
+    again = await client.run("again", session_id="stopped", timeout=budget(20))
     assert (again.finish_reason, again.final_response) == ("completed", "Echo: again")
 
 
@@ -204,7 +204,7 @@ async def test_close_session_disposes_it_and_the_same_id_starts_again(
     assert (await run).finish_reason == "aborted"
     assert await client.close_session("c") == SessionCloseResult(found=False)
     assert (await other).finish_reason == "completed"
-    fresh = await client.run("hello", session_id="c", timeout=20)
+    fresh = await client.run("hello", session_id="c", timeout=budget(20))
     assert fresh.message_id == "c/m1"
     assert fresh.events[0].seq == 0
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from dsh_sdk import SERVER_NAME, Method
+from time_budget import budget
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 REPOSITORY = PYTHON_DIR.parent
@@ -97,7 +98,7 @@ def consumer(tmp_path_factory: pytest.TempPathFactory) -> Consumer:
     steps = readme_install_steps(found.project)
     for program in ("bash", "cp"):  # scripts/pack.sh into the project, then the example image
         step = step_of(steps, program)
-        run(*step.argv, cwd=step.cwd, timeout=600)
+        run(*step.argv, cwd=step.cwd, timeout=budget(600))
     run(sys.executable, "-m", "venv", found.venv, cwd=root)
     pip = step_of(steps, "pip")  # the README's `pip install`, with the fresh venv's pip
     run(found.venv / "bin" / "pip", *pip.argv[1:], cwd=pip.cwd)
@@ -181,7 +182,7 @@ def test_the_runtime_command_is_on_the_venv_path_and_answers_the_handshake(
         input=json.dumps(initialize) + "\n",
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=budget(60),
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -197,7 +198,7 @@ def test_the_readme_python_example_runs_against_the_installed_package(
     script = consumer.project / f"readme_example_{index}.py"
     source = readme_examples("python")[index]
     script.write_text(source, encoding="utf-8")
-    done = run(consumer.python, script, cwd=consumer.project, timeout=60)
+    done = run(consumer.python, script, cwd=consumer.project, timeout=budget(60))
     # Each example prints the run's final response (the echo agent echoes the prompt).
     assert "Echo: " in done.stdout, done.stdout
     # The streaming example prints a line per delta; a reply in pieces has several.
@@ -236,7 +237,7 @@ def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[
         cwd=consumer.project,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=budget(180),
         check=False,
     )
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from time_budget import budget
+
 REPO = Path(__file__).resolve().parents[2]
 RUNTIMES = {
     "ts-runtime": REPO / "bin" / "dsh-sdk-runtime",
@@ -45,7 +47,7 @@ def run_cell(client: str, runtime: Path, image: Path) -> dict[str, Any]:
         command = [node, str(REPO / "interop/ts-cell.mjs"), str(runtime), str(image)]
     else:
         command = [sys.executable, str(REPO / "interop/py_cell.py"), str(runtime), str(image)]
-    done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO, check=False)
+    done = subprocess.run(command, capture_output=True, timeout=budget(120), cwd=REPO, check=False)
     assert done.returncode == 0, f"{client} x {runtime.name} failed:\n{done.stderr.decode()}"
     report: dict[str, Any] = json.loads(done.stdout)
     return report
@@ -118,7 +120,7 @@ def run_version_cell(client: str, runtime: Path, versions: tuple[str, str]) -> d
     else:
         command = [sys.executable, str(REPO / "interop/py_cell.py")]
     command += ["--versions", str(runtime), *versions]
-    done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO, check=False)
+    done = subprocess.run(command, capture_output=True, timeout=budget(120), cwd=REPO, check=False)
     assert done.returncode == 0, f"{client} x {runtime.name} {versions}:\n{done.stderr.decode()}"
     report: dict[str, Any] = json.loads(done.stdout)
     return report

@@ -36,6 +36,7 @@ from dsh_sdk._gen.models import (
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer, serve_harness_sdk
 from dsh_sdk.inbound_handlers import RequestContext
+from time_budget import budget
 from transport_support import MemoryPeer, close_live_transports
 from tsx_support import REPO, tsx_path
 
@@ -333,7 +334,7 @@ def run_typescript(lines: list[str]) -> dict[str, Any]:
         text=True,
         check=True,
         cwd=REPO,
-        timeout=120,
+        timeout=budget(120),
     )
     outcome: dict[str, Any] = json.loads(result.stdout)
     return outcome

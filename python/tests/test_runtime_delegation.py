@@ -21,6 +21,7 @@ from dsh_sdk._gen.models import (
 from dsh_sdk.client import HarnessNotification, text_of
 from dsh_sdk.codec import encode
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS, RuntimeConnection
+from time_budget import budget
 
 
 def outline(runtime: RuntimeConnection) -> list[str]:
@@ -152,7 +153,7 @@ async def finished_of_capped_child(
     """Delegates a task whose echo needs 3 pieces to a child capped at 1: it stops with
     max-tokens."""
     connection = await runtimes.start((*RUNTIME_COMMANDS[runtime], *args))
-    await connection.peer.initialize(replace(ECHO_ROUTE, max_tokens=1), timeout=10.0)
+    await connection.peer.initialize(replace(ECHO_ROUTE, max_tokens=1), timeout=budget(10.0))
     await connection.peer.session_prompt(
         prompt("p", "/delegate a task long enough for three pieces")
     )

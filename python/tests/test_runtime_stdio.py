@@ -204,7 +204,7 @@ async def test_the_launcher_starts_from_any_working_directory_through_a_symlink(
         capture_output=True,
         text=True,
         cwd="/",
-        timeout=20,
+        timeout=budget(20),
     )
     assert result.returncode == 0
     assert result.stdout == '{"jsonrpc":"2.0","id":"only","result":{}}\n'

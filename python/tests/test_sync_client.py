@@ -22,6 +22,7 @@ from dsh_sdk.client import (
 )
 from dsh_sdk.errors import JsonRpcResponseError
 from runtime_support import CHUNK_DELAY, ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS
+from time_budget import budget
 
 
 @pytest.mark.parametrize("runtime", RUNTIME_IDS)
@@ -45,18 +46,20 @@ def test_streams_notifications_to_a_plain_loop() -> None:
     with SyncHarnessClient.spawn(initialize=ECHO_ROUTE, env={CHUNK_DELAY: "5"}) as client:
         stream = client.stream("a reply long enough for a few pieces", session_id="st")
         methods = [notification.method for notification in stream]
-        result = stream.result(timeout=10)
+        result = stream.result(timeout=budget(10))
         assert methods == [n.method for n in result.notifications]
         assert isinstance(result.notifications[-1].params, SessionStatusNotification)
         # Not iterating is fine too: result() drains what came.
-        assert client.stream("again", session_id="st").result(timeout=10).message_id == "st/m2"
+        assert (
+            client.stream("again", session_id="st").result(timeout=budget(10)).message_id == "st/m2"
+        )
 
 
 def test_streams_the_reply_text_and_interrupts_it() -> None:
     with SyncHarnessClient.spawn(initialize=ECHO_ROUTE, env={CHUNK_DELAY: "100"}) as client:
         reply = client.stream_text("a reply long enough for a few pieces", session_id="t")
         deltas = list(reply)
-        result = reply.result(timeout=10)
+        result = reply.result(timeout=budget(10))
         assert len(deltas) > 1
         assert "".join(deltas) == result.partial_response == result.final_response
         story = client.stream_text("x" * 1600, session_id="cut")
@@ -64,7 +67,7 @@ def test_streams_the_reply_text_and_interrupts_it() -> None:
         stopped = story.interrupt()
         assert stopped.finish_reason == "aborted" and stopped.partial_response.startswith(first)
         assert story.partial_response == stopped.partial_response
-        assert story.result(timeout=10) == stopped
+        assert story.result(timeout=budget(10)) == stopped
 
 
 def test_sync_takes_exactly_the_options_of_spawn() -> None:
@@ -89,7 +92,7 @@ def test_raises_the_errors_of_the_async_client() -> None:
         next(iter(stream))
         os.kill(client.pid, signal.SIGKILL)
         with pytest.raises(RuntimeExitedError):
-            stream.result(timeout=10)
+            stream.result(timeout=budget(10))
         with pytest.raises(RuntimeExitedError):
             client.run("after")
     report = client.shutdown()

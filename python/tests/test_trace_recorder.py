@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from dsh_sdk._gen.methods import METHODS
 from dsh_sdk.trace_recorder import TraceRecorder
+from time_budget import budget
 from tsx_support import tsx_path
 
 VECTORS: Final = Path(__file__).resolve().parents[2] / "test-vectors"
@@ -180,7 +181,11 @@ def run_typescript(scripts: list[Script]) -> list[list[str]]:
     runner = Path(__file__).parent / "crosscheck/ts_trace.ts"
     payload = json.dumps(scripts).encode("utf-8")
     done = subprocess.run(
-        [str(tsx_path()), str(runner)], input=payload, capture_output=True, check=False, timeout=300
+        [str(tsx_path()), str(runner)],
+        input=payload,
+        capture_output=True,
+        check=False,
+        timeout=budget(300),
     )
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     results: list[list[str]] = json.loads(done.stdout)

@@ -15,6 +15,7 @@ import {
   TS_RUNTIME,
 } from './helpers/cli.js';
 import { PYTHON } from './helpers/traces.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 const NOISY_PY_RUNTIME = [PYTHON, join(REPO_ROOT, 'python/tests/fixtures/noisy_runtime.py')];
 
@@ -34,7 +35,10 @@ async function recordBoth(runtime: readonly string[]): Promise<[TraceRecord[], T
     trace: clientTrace,
     initialize: { cwd: '/work', provider: 'echo', model: 'echo-1' },
   });
-  const result = await client.run('/delegate hello child', { sessionId: 's1', timeoutMs: 20_000 });
+  const result = await client.run('/delegate hello child', {
+    sessionId: 's1',
+    timeoutMs: budgetMs(20_000),
+  });
   expect(result.finishReason).toBe('completed');
   expect((await client.shutdown()).hasExited).toBe(true);
   return [readTraceFile(proxyTrace), readTraceFile(clientTrace)];

@@ -92,7 +92,7 @@ describe('faults', () => {
     const result = await client.run('flood me', {
       sessionId: 'f',
       onNotification: () => void (delivered += 1),
-      timeoutMs: 30_000,
+      timeoutMs: budgetMs(30_000),
     });
     // The receipt came before the response here: it was buffered, not lost.
     expect(result.events[0]?.type).toBe('agent/inbox/spliced');

@@ -15,7 +15,7 @@ import { resolvePattern } from '../../protocol/test/helpers/vector-patterns.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 const EXCHANGES = new URL('../../../test-vectors/exchanges/', import.meta.url).pathname;
-const GROUP_TIMEOUT_MS = 10_000;
+const GROUP_TIMEOUT_MS = budgetMs(10_000);
 
 const runtimeCases = readdirSync(EXCHANGES)
   .filter((name) => name.endsWith('.expect.json'))
@@ -51,7 +51,13 @@ async function play(
     stdio: ['pipe', 'pipe', 'pipe'],
     env,
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<string>((resolve) =>
+    // 'close', not 'exit': the runtime's last lines are read by then.
+    child.on('close', (code, signal) => resolve(signal ?? `code ${String(code)}`)),
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const startedAt = Date.now();
   let received: unknown[] = [];
   let wake: () => void = () => {};
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -59,8 +65,10 @@ async function play(
     wake();
   });
   let isClosed = false;
-  void exited.then(() => {
+  let exit = '';
+  void exited.then((how) => {
     isClosed = true;
+    exit = how;
     wake();
   });
   let bindings = new Map<string, unknown>();
@@ -82,7 +90,12 @@ async function play(
           break;
         }
         if (!result.reason.startsWith('missing') || isClosed || Date.now() > deadline) {
-          throw new Error(`${result.reason}\nreceived: ${JSON.stringify(received)}`);
+          // Which of the three it was, and what the runtime said: a failure under load must tell.
+          const state = isClosed ? `the runtime exited (${exit})` : 'the runtime is running';
+          throw new Error(
+            `${result.reason}\nreceived: ${JSON.stringify(received)}\n` +
+              `after ${Date.now() - startedAt} ms; ${state}; stderr: ${stderr || '(none)'}`,
+          );
         }
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { CLIENT_RECORDER, RuntimeExitedError } from '../src/index.js';
 import { REFERENCE_RUNTIME_LAUNCHER } from '../src/runtime-launcher.js';
 import { fakeRuntime, startClient, stopClients } from './helpers/clients.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 afterEach(stopClients);
 
@@ -84,7 +85,7 @@ describe('a client records its own connection', () => {
     const client = await startClient({ command: wire.command, trace: wire.trace });
     const result = await client.run('/delegate hello child', {
       sessionId: 's1',
-      timeoutMs: 20_000,
+      timeoutMs: budgetMs(20_000),
     });
     expect(result.finishReason).toBe('completed');
     const report = await client.shutdown({ timeoutMs: 1000 });
@@ -123,7 +124,7 @@ describe('a client records its own connection', () => {
       command: wire.command,
       trace: { path: wire.trace, onFinding: (finding) => findings.push(finding.reason) },
     });
-    await client.run('hello', { sessionId: 's1', timeoutMs: 10_000 });
+    await client.run('hello', { sessionId: 's1', timeoutMs: budgetMs(10_000) });
     await client.shutdown({ timeoutMs: 500 });
 
     const { lines, records } = readRecords(wire.trace);
@@ -166,7 +167,7 @@ describe('a client records its own connection', () => {
       command: [REFERENCE_RUNTIME_LAUNCHER],
       trace: { path: '/nonexistent-directory/run.trace.ndjson', onError: (e) => errors.push(e) },
     });
-    const result = await client.run('still here', { sessionId: 's1', timeoutMs: 20_000 });
+    const result = await client.run('still here', { sessionId: 's1', timeoutMs: budgetMs(20_000) });
     expect(result.finishReason).toBe('completed');
     expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toMatch(/ENOENT/);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
+import { budgetMs } from './time-budget.js';
 
 export const CHROMIUM_PATH = process.env['DSH_SDK_CHROMIUM'] ?? '/usr/bin/chromium';
 
@@ -23,6 +24,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    timeout: budgetMs(30_000),
     viewport: { width: 1400, height: 900 },
     args: [
       '--headless',
@@ -35,6 +37,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
       '--disable-sync',
     ],
   });
+  // Playwright's own 30 s for every wait, scaled like the tests' budgets: the page is slow under load.
+  context.setDefaultTimeout(budgetMs(30_000));
   return {
     context,
     async newPage() {
