@@ -9,7 +9,8 @@
 #   py        the Python tests on the default interpreter
 #   py310     a representative subset on the oldest supported interpreter,
 #   py313     and on the newest
-# and last, a check that nothing changed the tree. JOBS="ts py" runs only those jobs.
+# and last, checks that no job rebuilt the packages and nothing changed the tree. JOBS="ts py"
+# runs only those jobs.
 set -euo pipefail
 source "$(dirname "$0")/lib/tools.sh"
 cd "$repo_root"
@@ -28,10 +29,13 @@ if grep -E '^setup: (installing|creating|pinning|building)' "$again" >&2; then
 fi
 rm -f "$again"
 
-job_protocol() { pnpm -s generate:check && pnpm -s breaking; }
-job_lint() { pnpm -s lint; }
 # Set-up built every package from the committed generated files, and the protocol job proves
-# them current, so the tests run without turbo's generate and build steps in front.
+# them current, so no job runs turbo's generate and build steps (`--only`): a rebuild rewrites
+# dist/ under the tests running beside it, and a runtime they start imports a half-written
+# module (CI failed so, twice, through `pnpm lint`'s typecheck). The check after the jobs holds
+# every job to it.
+job_protocol() { pnpm -s generate:check && pnpm -s breaking; }
+job_lint() { pnpm -s exec prettier --check . && pnpm -s exec turbo run typecheck --only && bash scripts/lint-py.sh; }
 job_ts() { pnpm -s exec turbo run test --only --continue; }
 job_py() { bash scripts/test-py.sh; }
 job_py310() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.10 bash scripts/test-py.sh; }
@@ -39,6 +43,7 @@ job_py313() { PYTHON_DEFAULT=skip PYTHON_VERSIONS=3.13 bash scripts/test-py.sh; 
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/dsh-sdk-check.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
+touch "$logs/jobs-started"
 declare -A job_of_pid=()
 for job in ${JOBS:-protocol lint ts py py310 py313}; do
   ("job_$job" >"$logs/$job.log" 2>&1) &
@@ -57,6 +62,11 @@ while [ ${#job_of_pid[@]} -gt 0 ]; do
   cat "$logs/$job.log"
   [ "$status" = 0 ] || failed+=("$job")
 done
+rebuilt=$(find packages/*/dist -newer "$logs/jobs-started" -type f -print -quit)
+if [ -n "$rebuilt" ]; then
+  echo "check: a job rebuilt the packages while the tests ran them ($rebuilt); run it with --only" >&2
+  failed+=("(the build)")
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "check: failed jobs: ${failed[*]} (after $((SECONDS - started)) s)" >&2
   exit 1

@@ -17,6 +17,8 @@ export interface TimelineHandlers {
 const MARK_BUCKETS = 400;
 /** A mark's width (styles.css `.tl-mark`). */
 const MARK_WIDTH_PX = 3;
+/** A span's minimum width (styles.css `.tl-span`). */
+const SPAN_MIN_WIDTH_PX = 3;
 /** About this many ticks per view's width. */
 const TICKS = 8;
 const MAX_ZOOM = 256;
@@ -286,7 +288,10 @@ export class TimelineView {
       'data-kind': span.kind,
       title,
     });
-    node.style.left = `${(span.start / duration) * 100}%`;
+    // As a mark: the minimum width taken from the left in proportion, so a short span at the end
+    // stays inside.
+    const fraction = span.start / duration;
+    node.style.left = `calc(${fraction * 100}% - ${fraction * SPAN_MIN_WIDTH_PX}px)`;
     node.style.width = `${(Math.max(length, 0) / duration) * 100}%`;
     if (span.kind === 'turn' || span.kind === 'request') {
       node.textContent = span.label;

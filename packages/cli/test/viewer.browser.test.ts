@@ -1,14 +1,16 @@
 // dsh-sdk view in a real headless Chromium: recorded traces (a delegate turn from each reference
 // runtime, invalid frames, a 100,000-frame burst) opened from the self-contained HTML file, and
 // checked element by element. A console error fails the test.
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { Method } from '@dsh-sdk/protocol';
-import type { TraceFrame } from '@dsh-sdk/protocol';
+import { IDL_VERSION, Method, TRACE_FORMAT, TRACE_FORMAT_VERSION } from '@dsh-sdk/protocol';
+import type { TraceFrame, TraceRecord } from '@dsh-sdk/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { errorsOf, launchBrowser } from './helpers/browser.js';
 import type { TestBrowser } from './helpers/browser.js';
-import { framesOf, PY_RUNTIME, readTraceFile, TS_RUNTIME } from './helpers/cli.js';
+import { framesOf, PY_RUNTIME, readTraceFile, tempDir, TS_RUNTIME } from './helpers/cli.js';
 import {
   recordBurstTrace,
   recordDelegateTrace,
@@ -393,6 +395,86 @@ describe.each([
       ),
     }));
     expect(last).toBeLessThanOrEqual(right + 1);
+  });
+});
+
+/**
+ * A trace whose last requests end with it, at times chosen so the failure cannot hide: a 100 ms
+ * `session/prompt` ending 10 ms before the end, and a 1 ms `shutdown` (narrower than a span's
+ * minimum width) answered at the very end. Recorded traces end this way only some of the time.
+ */
+function writeEndingTrace(): string {
+  const request = (seq: number, t: number, id: number, method: string): TraceRecord => ({
+    type: 'frame',
+    seq,
+    dir: 'clientToServer',
+    t,
+    line: id,
+    bytes: 10,
+    kind: 'request',
+    method,
+    id,
+    json: { jsonrpc: '2.0', id, method, params: {} },
+  });
+  const response = (seq: number, t: number, id: number, of: TraceRecord): TraceRecord => ({
+    type: 'frame',
+    seq,
+    dir: 'serverToClient',
+    t,
+    line: id,
+    bytes: 10,
+    kind: 'result',
+    id,
+    request: (of as TraceFrame).seq,
+    latencyMs: t - (of as TraceFrame).t,
+    json: { jsonrpc: '2.0', id, result: {} },
+  });
+  const initialize = request(0, 0, 1, Method.initialize);
+  const prompt = request(2, 890, 2, Method.sessionPrompt);
+  const shutdown = request(4, 999, 3, Method.shutdown);
+  const records: TraceRecord[] = [
+    {
+      type: 'header',
+      format: TRACE_FORMAT,
+      version: TRACE_FORMAT_VERSION,
+      protocolVersion: IDL_VERSION,
+      startedAt: 1_700_000_000_000,
+      recorder: 'viewer.browser.test.ts',
+      maxFrameBytes: 1024,
+      headBytes: 64,
+    },
+    initialize,
+    response(1, 20, 1, initialize),
+    prompt,
+    response(3, 990, 2, prompt),
+    shutdown,
+    response(5, 1000, 3, shutdown),
+  ];
+  const trace = join(tempDir(), 'ending.trace.ndjson');
+  writeFileSync(trace, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return trace;
+}
+
+describe('spans that end with the trace', () => {
+  test('are as wide as their time (or the minimum width) and drawn inside the track', async () => {
+    const page = await open(await viewTrace(writeEndingTrace()));
+    const drawn = await page.$$eval('.tl-span[data-kind="request"]', (nodes) =>
+      nodes.map((node) => {
+        const box = node.getBoundingClientRect();
+        const track = node.parentElement!.getBoundingClientRect();
+        return { left: box.left, right: box.right, trackLeft: track.left, trackRight: track.right };
+      }),
+    );
+    expect(drawn).toHaveLength(3);
+    const [, prompt, shutdown] = drawn as [unknown, (typeof drawn)[0], (typeof drawn)[0]];
+    const trackWidth = prompt.trackRight - prompt.trackLeft;
+    // 100 ms of 1000: a tenth of the track, to within a pixel.
+    expect(prompt.right - prompt.left).toBeCloseTo(trackWidth / 10, 0);
+    expect(prompt.right).toBeLessThanOrEqual(prompt.trackRight - trackWidth / 100 + 1);
+    // 1 ms is narrower than the minimum width: drawn 3 px wide, inside, within 3 px of its time.
+    expect(shutdown.right - shutdown.left).toBeCloseTo(3, 0);
+    expect(shutdown.right).toBeLessThanOrEqual(shutdown.trackRight + 0.5);
+    expect(Math.abs(shutdown.left - (shutdown.trackLeft + 0.999 * trackWidth))).toBeLessThan(3);
   });
 });
 
