@@ -485,12 +485,18 @@ describe('a runtime that fails', () => {
     await page.close();
   });
 
-  test('a runtime killed by a signal: the banner and the terminal name the signal', async () => {
-    inspector = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
-    const command = `${process.execPath} ${DIES_MID_TURN}`;
+  /** The inspector on the dies-mid-turn fixture, and a page on it once the runtime is ready. */
+  async function openOnDiesMidTurn(): Promise<{ page: Page; command: string; started: Started }> {
+    const started = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
+    inspector = started; // stopped after the test
     const page = await browser.newPage();
-    await page.goto(inspector.url.href);
+    await page.goto(started.url.href);
     await page.waitForSelector('#live-status[data-state="ready"]');
+    return { page, command: `${process.execPath} ${DIES_MID_TURN}`, started };
+  }
+
+  test('a runtime killed by a signal: the banner and the terminal name the signal', async () => {
+    const { page, command, started } = await openOnDiesMidTurn();
     await page.fill('#prompt-text', 'segfault now');
     await page.click('#prompt-send');
     await page.waitForSelector('#runtime-banner:not([hidden])');
@@ -505,20 +511,14 @@ describe('a runtime that fails', () => {
     );
     expect(await page.isDisabled('#prompt-send')).toBe(true);
     expect(await page.isVisible('#runtime-restart')).toBe(true);
-    const terminal = await inspector.printed(
-      'dsh-sdk inspect: the runtime was killed by SIGSEGV\n',
-    );
+    const terminal = await started.printed('dsh-sdk inspect: the runtime was killed by SIGSEGV\n');
     expect(terminal).toContain('dies-mid-turn: about to die of a signal\n');
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
 
   test('a runtime that dies mid-turn: exit code and stderr shown, Send off; restart brings a fresh one', async () => {
-    inspector = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
-    const command = `${process.execPath} ${DIES_MID_TURN}`;
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const { page, command, started } = await openOnDiesMidTurn();
     expect(await page.isHidden('#runtime-banner')).toBe(true);
     const firstPid = (await page.getAttribute('#live-status', 'data-pid'))!;
     expect(firstPid).toMatch(/^\d+$/);
@@ -563,7 +563,7 @@ describe('a runtime that fails', () => {
     );
     // The banner took room from the frame list, which still shows its last frame.
     await lastFrameInView(page);
-    const terminal = await inspector.printed('dsh-sdk inspect: the runtime exited with code 3\n');
+    const terminal = await started.printed('dsh-sdk inspect: the runtime exited with code 3\n');
     expect(terminal).toContain('fatal: the fixture runtime dies mid-turn\n');
 
     // Restart: the page comes back onto a fresh process, initialized again, and Send works.
@@ -589,8 +589,8 @@ describe('a runtime that fails', () => {
       'Echo: hello again',
     );
     const secondPid = (await page.getAttribute('#live-status', 'data-pid'))!;
-    const secondTrace = inspector.trace.replace(/\.ndjson$/, '-2.ndjson');
-    await inspector.printed(
+    const secondTrace = started.trace.replace(/\.ndjson$/, '-2.ndjson');
+    await started.printed(
       `dsh-sdk inspect: restarted the runtime (pid ${secondPid}), recording to ${secondTrace}\n`,
     );
     expect(errorsOf(page)).toEqual([]);
@@ -598,7 +598,7 @@ describe('a runtime that fails', () => {
 
     // Each process has its trace: the first ends with exit 3, the second is recorded beside it.
     await stopInspector(inspector);
-    expect(readTraceFile(inspector.trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 3 });
+    expect(readTraceFile(started.trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 3 });
     const second = readTraceFile(secondTrace);
     expect(second[0]).toMatchObject({ type: 'header' });
     expect(second.at(-1)).toMatchObject({ type: 'exit', exitCode: 0 });

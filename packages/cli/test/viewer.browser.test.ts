@@ -404,7 +404,7 @@ describe.each([
  * minimum width) answered at the very end. Recorded traces end this way only some of the time.
  */
 function writeEndingTrace(): string {
-  const request = (seq: number, t: number, id: number, method: string): TraceRecord => ({
+  const request = (seq: number, t: number, id: number, method: string): TraceFrame => ({
     type: 'frame',
     seq,
     dir: 'clientToServer',
@@ -416,7 +416,7 @@ function writeEndingTrace(): string {
     id,
     json: { jsonrpc: '2.0', id, method, params: {} },
   });
-  const response = (seq: number, t: number, id: number, of: TraceRecord): TraceRecord => ({
+  const response = (seq: number, t: number, id: number, of: TraceFrame): TraceFrame => ({
     type: 'frame',
     seq,
     dir: 'serverToClient',
@@ -425,8 +425,8 @@ function writeEndingTrace(): string {
     bytes: 10,
     kind: 'result',
     id,
-    request: (of as TraceFrame).seq,
-    latencyMs: t - (of as TraceFrame).t,
+    request: of.seq,
+    latencyMs: t - of.t,
     json: { jsonrpc: '2.0', id, result: {} },
   });
   const initialize = request(0, 0, 1, Method.initialize);
