@@ -68,7 +68,17 @@ function reportFailure(error: unknown): number {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => process.exit(reportFailure(error)),
+/** Exits once stdout and stderr have taken everything: process.exit drops what a pipe has not
+ * taken yet (a long `generate --check` diff lost its summary at the end). */
+function exitWhenFlushed(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) =>
+  exitWhenFlushed(reportFailure(error)),
 );
