@@ -3,6 +3,7 @@ import { breakingCommand } from './cli/breaking-command.js';
 import type { Command } from './cli/command.js';
 import { UsageError, parseCommandArgs } from './cli/command.js';
 import { generateCommand } from './cli/generate-command.js';
+import { quickCommand } from './cli/quick-command.js';
 import { releaseCommand } from './cli/release-command.js';
 import { summaryCommand } from './cli/summary-command.js';
 import { IdlError } from './idl/source.js';
@@ -12,6 +13,7 @@ const COMMANDS: readonly Command[] = [
   summaryCommand,
   releaseCommand,
   breakingCommand,
+  quickCommand,
 ];
 
 const USAGE = `Usage: idl-gen <command> [options]
