@@ -33,10 +33,13 @@ export interface ProtocolReport {
   readonly idlProblems: readonly IdlProblem[] | null;
   /** Generated files written (write mode) or out of date (check mode). */
   readonly changed: readonly string[];
+  /** Generated files, breaking, then the vectors. */
   readonly steps: readonly StepResult[];
 }
 
 const VECTOR_STEPS = [TS_VECTORS.name, PY_VECTORS.name];
+/** The order of the report's steps (they end in any order). */
+const STEP_ORDER = [GENERATED_STEP, BREAKING_STEP, ...VECTOR_STEPS];
 
 export async function quickCheck(
   protocol: ProtocolSource,
@@ -56,7 +59,7 @@ export async function quickCheck(
       seconds: (performance.now() - started) / 1000,
       idlProblems,
       changed,
-      steps,
+      steps: [...steps].sort((a, b) => STEP_ORDER.indexOf(a.name) - STEP_ORDER.indexOf(b.name)),
     }) satisfies ProtocolReport;
 
   // Checking committed files, the vectors need nothing from this run: they start at once.
