@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { checkAgainstReleases, isReportFailing } from '../breaking/against-releases.js';
 import { ALLOW_LIST_FILE, loadAllowList } from '../breaking/allow-list.js';
 import type { IdlDocument } from '../breaking/document.js';
+import { loadIdlDocument } from '../breaking/document.js';
+import type { IdlProblem } from '../idl/source.js';
+import { IdlError } from '../idl/source.js';
 import { formatReportText } from '../breaking/report.js';
 import { readVectorSamples } from '../breaking/semantic/vectors.js';
 import { GENERATED_LOCATIONS } from '../emit/registry.js';
@@ -13,10 +16,20 @@ import { findDrift, writeOutputs } from '../printer/write.js';
 import { renderAll } from '../render.js';
 import { cacheStats, isOutputCacheEnabled, resetCacheStats } from './output-cache.js';
 import type { StepResult } from './step.js';
-import { stepResult } from './step.js';
+import { BREAKING_STEP, GENERATED_STEP, stepResult } from './step.js';
 
-export const GENERATED_STEP = 'generated files';
-export const BREAKING_STEP = 'breaking';
+/** The IDL, loaded and checked once for every step; or every problem that stops it loading. */
+export function loadDocument(
+  root: string,
+  idl: string,
+): { doc: IdlDocument } | { problems: IdlProblem[] } {
+  try {
+    return { doc: loadIdlDocument(join(root, idl), idl) };
+  } catch (error) {
+    if (error instanceof IdlError) return { problems: [...error.problems] };
+    throw error;
+  }
+}
 
 export interface GeneratedOutcome {
   readonly result: StepResult;

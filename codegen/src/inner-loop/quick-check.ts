@@ -2,15 +2,10 @@
 // proves is what the full suites prove of an IDL edit (the generated files are current, nothing
 // breaks a released version, the golden vectors pass in both languages), at the cost of one
 // process per language. The vector processes start first and run beside the in-process steps.
-import { join } from 'node:path';
-import type { IdlDocument } from '../breaking/document.js';
-import { loadIdlDocument } from '../breaking/document.js';
 import type { IdlProblem } from '../idl/source.js';
-import { IdlError } from '../idl/source.js';
 import type { ProtocolSource } from './protocols.js';
-import { BREAKING_STEP, GENERATED_STEP, breakingStep, generatedStep } from './protocol-steps.js';
 import type { StepResult } from './step.js';
-import { skippedStep, stepResult } from './step.js';
+import { BREAKING_STEP, GENERATED_STEP, skippedStep, stepResult } from './step.js';
 import { PY_VECTORS, TS_VECTORS, runVectorStep } from './vector-steps.js';
 
 export interface QuickOptions {
@@ -65,6 +60,8 @@ export async function quickCheck(
   // Checking committed files, the vectors need nothing from this run: they start at once.
   const early =
     options.mode === 'check' && protocol.name === null ? startVectors(options, done) : null;
+  // The in-process steps' modules (the emitters, the breaking checker) load while they run.
+  const { breakingStep, generatedStep, loadDocument } = await import('./protocol-steps.js');
   const loaded = loadDocument(options.root, protocol.idl);
   if ('problems' in loaded) {
     // Nothing else means anything until the IDL loads; the vector runs already started finish.
@@ -101,18 +98,6 @@ function startVectors(options: QuickOptions, done: (r: StepResult) => void): Pro
         .then(done);
     }),
   );
-}
-
-function loadDocument(
-  root: string,
-  idl: string,
-): { doc: IdlDocument } | { problems: IdlProblem[] } {
-  try {
-    return { doc: loadIdlDocument(join(root, idl), idl) };
-  } catch (error) {
-    if (error instanceof IdlError) return { problems: [...error.problems] };
-    throw error;
-  }
 }
 
 /** A step that throws (a tool missing, a file unreadable) fails with the error, not the run. */

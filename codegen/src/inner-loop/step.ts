@@ -1,4 +1,7 @@
 // One step of the quick check and how it ended.
+export const GENERATED_STEP = 'generated files';
+export const BREAKING_STEP = 'breaking';
+
 export type Verdict = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {

@@ -8,14 +8,11 @@ import { join } from 'node:path';
 
 export const REPO = realpathSync(new URL('../../..', import.meta.url).pathname);
 
-/** Installs the tools need, linked into the copy. */
-const LINKED = [
-  '.tools',
-  'node_modules',
-  'packages/protocol/node_modules',
-  'codegen/node_modules',
-  'python/.venv',
-];
+/**
+ * Installs the tools need, linked into the copy. Not the root node_modules: its `.bin/idl-gen`
+ * runs the real repository's codegen, which writes the real repository.
+ */
+const LINKED = ['.tools', 'packages/protocol/node_modules', 'codegen/node_modules', 'python/.venv'];
 
 export function makeScratchRepo(prefix: string): string {
   const copy = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
