@@ -52,7 +52,11 @@ export const TS_VECTORS: VectorRunner = {
     args: [
       join(root, 'packages/protocol/node_modules/vitest/vitest.mjs'),
       'run',
+      // One worker thread for both files, their modules loaded once: 0.4 s less CPU than a
+      // thread and a module graph per file (the full suite keeps files isolated).
       '--pool=threads',
+      '--maxWorkers=1',
+      '--no-isolate',
       // Transformed modules kept on disk, keyed by their content (not with --full).
       ...(full ? [] : ['--experimental.fsModuleCache']),
       '--reporter=dot',
