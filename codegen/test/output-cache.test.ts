@@ -36,6 +36,19 @@ function generate(...args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
+/** `generate --check` with `before` replaced by `after` in a file of the copy, then restored. */
+function checkAfterEdit(path: string, before: string, after: string) {
+  const file = join(copy, path);
+  const original = readFileSync(file, 'utf8');
+  expect(original).toContain(before);
+  writeFileSync(file, original.replace(before, after));
+  try {
+    return generate('--check');
+  } finally {
+    writeFileSync(file, original);
+  }
+}
+
 describe('cachedTextSync', () => {
   it('computes once per input and finds the entry again by the same input only', () => {
     let computed = 0;
@@ -86,20 +99,16 @@ describe('generate --check with a warm cache, on a copy of the repository', () =
       expect(generate('--check').code).toBe(0);
 
       // A generated file edited by hand, its output cached: the comparison is with the disk.
-      const models = join(copy, 'python/src/dsh_sdk/_gen/models.py');
-      const original = readFileSync(models, 'utf8');
-      writeFileSync(models, original.replace('class ', 'class Edited'));
-      const edited = generate('--check');
-      writeFileSync(models, original);
+      const edited = checkAfterEdit('python/src/dsh_sdk/_gen/models.py', 'class ', 'class Edited');
       expect(edited.code).toBe(1);
       expect(edited.err).toMatch(/changed +python\/src\/dsh_sdk\/_gen\/models\.py/);
 
       // prettier's settings changed: every formatted output would differ, so no entry may match.
-      const settings = join(copy, '.prettierrc.json');
-      const prettierrc = readFileSync(settings, 'utf8');
-      writeFileSync(settings, prettierrc.replace('"printWidth": 100', '"printWidth": 60'));
-      const reformatted = generate('--check');
-      writeFileSync(settings, prettierrc);
+      const reformatted = checkAfterEdit(
+        '.prettierrc.json',
+        '"printWidth": 100',
+        '"printWidth": 60',
+      );
       expect(reformatted.code).toBe(1);
       expect(reformatted.err).toMatch(/changed +packages\/protocol\/src\/gen\/peers\.gen\.ts/);
       expect(generate('--check').code).toBe(0);

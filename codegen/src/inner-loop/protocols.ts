@@ -27,8 +27,3 @@ export function listProtocols(root: string): ProtocolSource[] {
   }
   return found;
 }
-
-/** The protocol an IDL path (relative to the root) belongs to, or null. */
-export function protocolOfIdl(root: string, idl: string): ProtocolSource | null {
-  return listProtocols(root).find((p) => p.idl === idl) ?? null;
-}
