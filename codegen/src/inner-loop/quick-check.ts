@@ -48,14 +48,7 @@ export async function quickCheck(
     return result;
   };
   const finish = (idlProblems: readonly IdlProblem[] | null, changed: readonly string[]) =>
-    ({
-      idl: protocol.idl,
-      verdict: idlProblems || steps.some((s) => s.verdict === 'failed') ? 'failed' : 'green',
-      seconds: (performance.now() - started) / 1000,
-      idlProblems,
-      changed,
-      steps: [...steps].sort((a, b) => STEP_ORDER.indexOf(a.name) - STEP_ORDER.indexOf(b.name)),
-    }) satisfies ProtocolReport;
+    toReport(protocol, started, steps, idlProblems, changed);
 
   // Checking committed files, the vectors need nothing from this run: they start at once.
   const early =
@@ -86,6 +79,23 @@ export async function quickCheck(
   }
   await vectors;
   return finish(null, generated.changed);
+}
+
+function toReport(
+  protocol: ProtocolSource,
+  started: number,
+  steps: readonly StepResult[],
+  idlProblems: readonly IdlProblem[] | null,
+  changed: readonly string[],
+): ProtocolReport {
+  return {
+    idl: protocol.idl,
+    verdict: idlProblems || steps.some((s) => s.verdict === 'failed') ? 'failed' : 'green',
+    seconds: (performance.now() - started) / 1000,
+    idlProblems,
+    changed,
+    steps: [...steps].sort((a, b) => STEP_ORDER.indexOf(a.name) - STEP_ORDER.indexOf(b.name)),
+  };
 }
 
 function startVectors(options: QuickOptions, done: (r: StepResult) => void): Promise<unknown> {

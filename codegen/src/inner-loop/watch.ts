@@ -75,11 +75,15 @@ export class IdlWatcher {
         else this.seen.set(protocol.idl, this.hashOf(protocol.idl) ?? '');
       }
     }
-    for (const dir of dirs.filter((d) => existsSync(d) && !this.dirWatchers.has(d)))
-      this.dirWatchers.set(
-        dir,
-        watch(dir, (_event, name) => this.onEvent(dir, name)),
-      );
+    for (const dir of dirs.filter((d) => existsSync(d) && !this.dirWatchers.has(d))) {
+      const watcher = watch(dir, (_event, name) => this.onEvent(dir, name));
+      // A folder deleted under it: forget it (a rescan watches it again if it comes back).
+      watcher.on('error', () => {
+        watcher.close();
+        this.dirWatchers.delete(dir);
+      });
+      this.dirWatchers.set(dir, watcher);
+    }
     for (const [dir, watcher] of this.dirWatchers) {
       if (!existsSync(dir)) {
         watcher.close();
@@ -104,7 +108,11 @@ export class IdlWatcher {
       idl,
       setTimeout(() => {
         this.timers.delete(idl);
-        const queue = (this.queues.get(idl) ?? Promise.resolve()).then(() => this.onSave(idl));
+        const queue = (this.queues.get(idl) ?? Promise.resolve())
+          .then(() => this.onSave(idl))
+          .catch((error: unknown) =>
+            this.print(`${clock(new Date())} ${idl}: could not run the check: ${String(error)}`),
+          );
         this.queues.set(idl, queue);
       }, SETTLE_MS),
     );
