@@ -55,7 +55,7 @@ export async function quickCheck(
     options.mode === 'check' && protocol.name === null ? startVectors(options, done) : null;
   // The in-process steps' modules (the emitters, the breaking checker) load while they run.
   const { breakingStep, generatedStep, loadDocument } = await import('./protocol-steps.js');
-  const loaded = loadDocument(options.root, protocol.idl);
+  const loaded = loadDocument(options.root, protocol.idlPath);
   if ('problems' in loaded) {
     // Nothing else means anything until the IDL loads; the vector runs already started finish.
     await early;
@@ -89,7 +89,7 @@ function toReport(
   changed: readonly string[],
 ): ProtocolReport {
   return {
-    idl: protocol.idl,
+    idl: protocol.idlPath,
     verdict: idlProblems || steps.some((s) => s.verdict === 'failed') ? 'failed' : 'green',
     seconds: (performance.now() - started) / 1000,
     idlProblems,

@@ -70,9 +70,9 @@ export class IdlWatcher {
     // Every folder of protocols/, with an IDL yet or not: its IDL may be written after it.
     const dirs = [this.root, join(this.root, PROTOCOLS_DIR), ...protocolFolders(this.root)];
     for (const protocol of listProtocols(this.root)) {
-      if (!this.seen.has(protocol.idl)) {
-        if (isChange) this.schedule(protocol.idl);
-        else this.seen.set(protocol.idl, this.hashOf(protocol.idl) ?? '');
+      if (!this.seen.has(protocol.idlPath)) {
+        if (isChange) this.schedule(protocol.idlPath);
+        else this.seen.set(protocol.idlPath, this.hashOf(protocol.idlPath) ?? '');
       }
     }
     for (const dir of dirs.filter((d) => existsSync(d) && !this.dirWatchers.has(d))) {
