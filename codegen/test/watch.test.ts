@@ -82,16 +82,26 @@ function saveDescription(text: string): number {
   return from;
 }
 
+interface ProcessEntry {
+  readonly pid: number;
+  readonly command: string;
+  /** When it started (clock ticks since boot): a pid reused by another process differs in it. */
+  readonly started: string;
+}
+
 /** Every process whose working directory or command line is inside `dir` (Linux /proc). */
-function processesUnder(dir: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
+function processesUnder(dir: string): ProcessEntry[] {
+  const found: ProcessEntry[] = [];
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     const pid = Number(entry);
     if (pid === process.pid) continue;
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (cwd.startsWith(dir) || command.includes(dir)) found.push({ pid, command });
+      // The fields after the command's closing parenthesis; the start time is the 20th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+      if (cwd.startsWith(dir) || command.includes(dir)) found.push({ pid, command, started });
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -99,7 +109,7 @@ function processesUnder(dir: string): { pid: number; command: string }[] {
   return found;
 }
 
-async function waitForRunProcesses(): Promise<{ pid: number; command: string }[]> {
+async function waitForRunProcesses(): Promise<ProcessEntry[]> {
   const deadline = Date.now() + RUN_BUDGET;
   for (;;) {
     const running = processesUnder(copy).filter((p) => p.pid !== watcher.pid);
@@ -173,8 +183,8 @@ describe('idl-gen generate --watch', () => {
       await nextLine(from, /protocol\.idl\.json: saved again [\d.]+ s into the run · restarted$/);
       const deadline = Date.now() + budgetMs(10_000);
       const alive = () => {
-        const pids = new Set(processesUnder(copy).map((p) => p.pid));
-        return firstRun.filter((p) => pids.has(p.pid));
+        const now = processesUnder(copy);
+        return firstRun.filter((p) => now.some((q) => q.pid === p.pid && q.started === p.started));
       };
       while (alive().length > 0 && Date.now() < deadline) await sleep(50);
       expect(alive()).toStrictEqual([]);

@@ -2,7 +2,7 @@
 // and its esbuild, the Python process), not just its first process.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface GroupRun {
@@ -38,8 +38,27 @@ export function startGroup(
   }
 }
 
-/** True while any process of the group exists. */
+/**
+ * True while a process of the group runs. Where there is a /proc, a zombie (exited, not yet
+ * reaped) does not count: an init that never reaps would otherwise keep the group alive.
+ */
 export function isGroupAlive(pgid: number): boolean {
+  if (!existsSync('/proc/self/stat')) return signalReaches(pgid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the command's closing parenthesis: state, parent pid, process group, …
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && state !== 'Z') return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+
+function signalReaches(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
@@ -51,13 +70,12 @@ export function isGroupAlive(pgid: number): boolean {
 /** SIGTERM to the whole group, SIGKILL to what is left after `graceMs`; settles when none is left. */
 export async function stopGroup(pgid: number, graceMs = 2000): Promise<void> {
   signalGroup(pgid, 'SIGTERM');
-  const deadline = performance.now() + graceMs;
-  while (isGroupAlive(pgid)) {
-    if (performance.now() > deadline) {
-      signalGroup(pgid, 'SIGKILL');
-      if (performance.now() > deadline + graceMs) return;
-    }
-    await sleep(20);
+  const killAt = performance.now() + graceMs;
+  // SIGKILL cannot be ignored; the limit only guards against a process stuck in the kernel.
+  const giveUpAt = killAt + 5000;
+  while (isGroupAlive(pgid) && performance.now() < giveUpAt) {
+    if (performance.now() > killAt) signalGroup(pgid, 'SIGKILL');
+    await sleep(25);
   }
 }
 
