@@ -101,18 +101,22 @@ export function splitDeclarations(source: string): { name: string; text: string 
   return declarations;
 }
 
+/** The IDL's TypeScript type of a type or member, where it differs from the schema's. */
+const TS_TYPE_ANNOTATION = 'x-ts-type';
+
 /**
  * The definitions without the IDL's `x-` annotations: json-schema-to-typescript reads none of them
  * (known values reach it as `tsType`), and it would check an `x-known-values` entry as a schema
- * (a deprecated known value's `deprecated` object is not its boolean keyword).
+ * (a deprecated known value's `deprecated` object is not its boolean keyword). `x-ts-type`
+ * becomes the `tsType` it reads.
  */
 export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
   if (Array.isArray(node)) return node.map((item) => withoutIdlAnnotations(item)) as T;
   if (typeof node !== 'object' || node === null) return node;
   const entries = Object.entries(node)
-    .filter(([key]) => isPropertyMap || !key.startsWith('x-'))
+    .filter(([key]) => isPropertyMap || key === TS_TYPE_ANNOTATION || !key.startsWith('x-'))
     .map(([key, value]) => [
-      key,
+      !isPropertyMap && key === TS_TYPE_ANNOTATION ? 'tsType' : key,
       key === 'examples'
         ? value
         : withoutIdlAnnotations(value, !isPropertyMap && key === 'properties'),

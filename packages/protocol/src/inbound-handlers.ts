@@ -39,6 +39,24 @@ export type NotificationHandler = (
   context: NotificationContext,
 ) => void | PromiseLike<void>;
 
+/**
+ * One handler for every request method that has none of its own, the original package's form:
+ * called as `(method, params)`, with params made a plain object (absent, `null`, an array or a
+ * scalar become `{}`). Its answer and failures are treated as a {@link RequestHandler}'s.
+ */
+export type CatchAllRequestHandler = (
+  method: string,
+  params: Record<string, unknown>,
+  context: RequestContext,
+) => unknown;
+
+/** One handler for every notification method that has none of its own; params as above. */
+export type CatchAllNotificationHandler = (
+  method: string,
+  params: Record<string, unknown>,
+  context: NotificationContext,
+) => void | PromiseLike<void>;
+
 /** What the handlers need from their transport. */
 export interface InboundHandlersHost {
   /** Writes one message (a response). */
@@ -51,12 +69,14 @@ export interface InboundHandlersHost {
 
 /**
  * The registered handlers of inbound requests and notifications, one per
- * method, and the dispatch of messages to them.
+ * method plus at most one catch-all of each kind, and the dispatch of messages to them.
  */
 export class InboundHandlers {
   readonly #host: InboundHandlersHost;
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  #catchAllRequest: RequestHandler | undefined;
+  #catchAllNotification: NotificationHandler | undefined;
 
   constructor(host: InboundHandlersHost) {
     this.#host = host;
@@ -72,9 +92,35 @@ export class InboundHandlers {
     return register(this.#notificationHandlers, method, handler);
   }
 
-  /** Runs the request's handler and answers it; a method without a handler is answered `-32601`. */
+  /**
+   * Installs the catch-all request handler, replacing the one before (as the original package
+   * does); returns a function that removes it.
+   */
+  onAnyRequest(handler: CatchAllRequestHandler): () => void {
+    const installed: RequestHandler = (params, context) =>
+      handler(context.method, plainParams(params), context);
+    this.#catchAllRequest = installed;
+    return () => {
+      if (this.#catchAllRequest === installed) this.#catchAllRequest = undefined;
+    };
+  }
+
+  /** Installs the catch-all notification handler, replacing the one before; returns its remover. */
+  onAnyNotification(handler: CatchAllNotificationHandler): () => void {
+    const installed: NotificationHandler = (params, context) =>
+      handler(context.method, plainParams(params), context);
+    this.#catchAllNotification = installed;
+    return () => {
+      if (this.#catchAllNotification === installed) this.#catchAllNotification = undefined;
+    };
+  }
+
+  /**
+   * Runs the request's handler (its method's own, else the catch-all) and answers it; a method
+   * without either is answered `-32601`.
+   */
   dispatchRequest({ id, method, params }: JsonRpcRequest, line: number, bytes: number): void {
-    const handler = this.#requestHandlers.get(method);
+    const handler = this.#requestHandlers.get(method) ?? this.#catchAllRequest;
     if (!handler) {
       const message = formatMessage(WireMessage.MethodNotFound, { method });
       void this.#respondError(id, { code: ErrorCode.MethodNotFound, message });
@@ -88,11 +134,11 @@ export class InboundHandlers {
   }
 
   /**
-   * Runs the notification's handler; a failure is reported, not thrown. A notification of a
-   * method nobody handles is reported as `unhandled-notification`.
+   * Runs the notification's handler (its method's own, else the catch-all); a failure is
+   * reported, not thrown. A notification nobody handles is reported as `unhandled-notification`.
    */
   dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
-    const handler = this.#notificationHandlers.get(method);
+    const handler = this.#notificationHandlers.get(method) ?? this.#catchAllNotification;
     if (!handler) {
       const message = formatMessage(WireMessage.NoHandler, { method });
       this.#host.report({ reason: 'unhandled-notification', message, line, bytes, method });
@@ -149,6 +195,13 @@ function register<H>(handlers: Map<string, H>, method: string, handler: H): () =
   return () => {
     if (handlers.get(method) === handler) handlers.delete(method);
   };
+}
+
+/** Params as the original package hands them to a catch-all: a plain object, `{}` for anything else. */
+function plainParams(params: unknown): Record<string, unknown> {
+  return typeof params === 'object' && params !== null && !Array.isArray(params)
+    ? (params as Record<string, unknown>)
+    : {};
 }
 
 function toErrorObject(error: unknown): JsonRpcErrorObject {

@@ -73,7 +73,10 @@ export interface InitializeResult {
  * Identifies the runtime that answered `initialize`.
  */
 export interface ServerInfo {
-  name: ServerName;
+  /**
+   * Always `deepseek-harness-sdk-runtime` (`SERVER_NAME`), which the schema checks. Typed `string` in TypeScript, as in the original `@deepseek-ai/dsh-sdk-protocol`, whose clients build the result from a `string` they checked themselves.
+   */
+  name: string;
   /**
    * The runtime's own version. Informational: clients do not check it (protocol versions are negotiated with `protocolVersion`).
    */
@@ -205,9 +208,9 @@ export interface SessionCloseResult {
 }
 
 /**
- * Result of `shutdown`: an empty object, sent once the runtime has flushed its state.
+ * Result of `shutdown`: an empty object, sent once the runtime has flushed its state. Typed `Record<string, never>` in TypeScript, as in the original `@deepseek-ai/dsh-sdk-protocol`, so that its code that names that type keeps compiling.
  */
-export interface ShutdownResult {}
+export type ShutdownResult = Record<string, never>;
 
 /**
  * Params of `session.event`: one durable log entry of one session.
