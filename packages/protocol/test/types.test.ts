@@ -6,15 +6,17 @@ import type {
   HarnessSdkNotificationMap,
   HarnessSdkRequestMap,
   InitializeParams,
+  JsonRpcTransportPeer,
   NotificationMethod,
   RequestMethod,
   SdkEncodedImageBlock,
+  ServerName,
   SessionInterruptResult,
   SessionEvent,
   SubagentStopReason,
   UnknownSessionEvent,
 } from '../src/index.js';
-import { HarnessSdkClientPeer, Method, SERVER_NAME } from '../src/index.js';
+import { HarnessSdkClientPeer, JsonRpcLineTransport, Method, SERVER_NAME } from '../src/index.js';
 
 describe('generated maps and types', () => {
   it('index requests by wire name with params and result', () => {
@@ -32,9 +34,23 @@ describe('generated maps and types', () => {
       HarnessSdkRequestMap['session/prompt']['result']['messageId']
     >().toEqualTypeOf<string>();
     expectTypeOf<HarnessSdkRequestMap['shutdown']['params']>().toEqualTypeOf<undefined>();
+    // As wide as the original package's types (its code depends on them); the schema checks the values.
     expectTypeOf<
       HarnessSdkRequestMap['initialize']['result']['serverInfo']['name']
-    >().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+    >().toEqualTypeOf<string>();
+    expectTypeOf<ServerName>().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+    expectTypeOf<HarnessSdkRequestMap['shutdown']['result']>().toEqualTypeOf<
+      Record<string, never>
+    >();
+  });
+
+  it('let a peer written for the original package stand for JsonRpcTransportPeer', () => {
+    const originalPeer = {
+      request: (_method: string, _params: object): Promise<unknown> => Promise.resolve({}),
+      notify: (_method: string, _params?: object): void => {},
+    };
+    expectTypeOf(originalPeer).toMatchTypeOf<JsonRpcTransportPeer>();
+    expectTypeOf<JsonRpcLineTransport>().toMatchTypeOf<JsonRpcTransportPeer>();
   });
 
   it('index notifications by wire name with their params', () => {
