@@ -13,11 +13,15 @@ import type { TransportDiagnostic } from '../src/index.js';
 import { GatedWritable, isSettled } from './helpers/gated-writable.js';
 import { settle } from './helpers/harness.js';
 
-/** A transport made the original way, over in-memory streams the test drives from the other end. */
+/**
+ * A transport over in-memory streams the test drives from the other end. Made with the options
+ * object, so that each test depends on the one call form it is about; the first tests below are
+ * about the positional one.
+ */
 function originalStyle(settings: { onDiagnostic?: (d: TransportDiagnostic) => void } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const transport = new JsonRpcLineTransport(input, output, settings);
+  const transport = new JsonRpcLineTransport({ input, output, ...settings });
   const sent: Record<string, unknown>[] = [];
   let partial = '';
   output.setEncoding('utf8');
@@ -43,11 +47,14 @@ afterEach(() => {
 describe('new JsonRpcLineTransport(input, output)', () => {
   test('takes the streams positionally and the other options third', async () => {
     const diagnostics: TransportDiagnostic[] = [];
-    const { transport, input, send } = originalStyle({ onDiagnostic: (d) => diagnostics.push(d) });
+    const [input, output] = [new PassThrough(), new PassThrough()];
+    const onDiagnostic = (d: TransportDiagnostic) => void diagnostics.push(d);
+    const transport = new JsonRpcLineTransport(input, output, { onDiagnostic });
     transport.start();
     const answer = transport.request('initialize', { cwd: '/w' });
+    expect(JSON.parse(String(output.read()))).toMatchObject({ id: 1, method: 'initialize' });
     input.write('not json\n');
-    send({ jsonrpc: '2.0', id: 1, result: { ok: true } });
+    input.write('{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n');
     await expect(answer).resolves.toEqual({ ok: true });
     expect(diagnostics.map((d) => d.reason)).toEqual(['invalid-json']);
   });
