@@ -5,6 +5,7 @@ import { tsConstantsEmitter } from '../src/emit/ts-constants.js';
 import { tsGuardsEmitter } from '../src/emit/ts-guards.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
+import { withoutIdlAnnotations } from '../src/emit/ts-types.js';
 import type { Emitter } from '../src/emit/emitter.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
@@ -77,6 +78,27 @@ describe('TypeScript emitters on the minimal fixture', () => {
     });
     expect(document.definitions['PingParams']?.properties?.['shape']).toEqual({
       $ref: '#/definitions/Shape',
+    });
+  });
+});
+
+describe('the schema json-schema-to-typescript reads', () => {
+  it('drops the IDL annotations but turns x-ts-type into the tsType it reads', () => {
+    const idl = {
+      type: 'object',
+      'x-ts-type': 'Record<string, never>',
+      properties: {
+        name: { $ref: '#/definitions/ServerName', 'x-ts-type': 'string', 'x-since': 2 },
+        'x-ts-type': { type: 'string' }, // a member so named stays a member
+      },
+    };
+    expect(withoutIdlAnnotations(idl)).toEqual({
+      type: 'object',
+      tsType: 'Record<string, never>',
+      properties: {
+        name: { $ref: '#/definitions/ServerName', tsType: 'string' },
+        'x-ts-type': { type: 'string' },
+      },
     });
   });
 });
