@@ -67,6 +67,12 @@ export interface InboundHandlersHost {
   readonly signal: AbortSignal;
 }
 
+/** The catch-all handlers installed, as the transport calls them. */
+interface CatchAlls {
+  request?: RequestHandler;
+  notification?: NotificationHandler;
+}
+
 /**
  * The registered handlers of inbound requests and notifications, one per
  * method plus at most one catch-all of each kind, and the dispatch of messages to them.
@@ -75,8 +81,7 @@ export class InboundHandlers {
   readonly #host: InboundHandlersHost;
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
-  #catchAllRequest: RequestHandler | undefined;
-  #catchAllNotification: NotificationHandler | undefined;
+  readonly #catchAll: CatchAlls = {};
 
   constructor(host: InboundHandlersHost) {
     this.#host = host;
@@ -97,21 +102,25 @@ export class InboundHandlers {
    * does); returns a function that removes it.
    */
   onAnyRequest(handler: CatchAllRequestHandler): () => void {
-    const installed: RequestHandler = (params, context) =>
-      handler(context.method, plainParams(params), context);
-    this.#catchAllRequest = installed;
-    return () => {
-      if (this.#catchAllRequest === installed) this.#catchAllRequest = undefined;
-    };
+    return this.#installCatchAll('request', (params, context) =>
+      handler(context.method, plainParams(params), context),
+    );
   }
 
   /** Installs the catch-all notification handler, replacing the one before; returns its remover. */
   onAnyNotification(handler: CatchAllNotificationHandler): () => void {
-    const installed: NotificationHandler = (params, context) =>
-      handler(context.method, plainParams(params), context);
-    this.#catchAllNotification = installed;
+    return this.#installCatchAll('notification', (params, context) =>
+      handler(context.method, plainParams(params), context),
+    );
+  }
+
+  #installCatchAll<K extends 'request' | 'notification'>(
+    kind: K,
+    installed: NonNullable<CatchAlls[K]>,
+  ): () => void {
+    this.#catchAll[kind] = installed;
     return () => {
-      if (this.#catchAllNotification === installed) this.#catchAllNotification = undefined;
+      if (this.#catchAll[kind] === installed) delete this.#catchAll[kind];
     };
   }
 
@@ -120,7 +129,7 @@ export class InboundHandlers {
    * without either is answered `-32601`.
    */
   dispatchRequest({ id, method, params }: JsonRpcRequest, line: number, bytes: number): void {
-    const handler = this.#requestHandlers.get(method) ?? this.#catchAllRequest;
+    const handler = this.#requestHandlers.get(method) ?? this.#catchAll.request;
     if (!handler) {
       const message = formatMessage(WireMessage.MethodNotFound, { method });
       void this.#respondError(id, { code: ErrorCode.MethodNotFound, message });
@@ -138,7 +147,7 @@ export class InboundHandlers {
    * reported, not thrown. A notification nobody handles is reported as `unhandled-notification`.
    */
   dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
-    const handler = this.#notificationHandlers.get(method) ?? this.#catchAllNotification;
+    const handler = this.#notificationHandlers.get(method) ?? this.#catchAll.notification;
     if (!handler) {
       const message = formatMessage(WireMessage.NoHandler, { method });
       this.#host.report({ reason: 'unhandled-notification', message, line, bytes, method });

@@ -1,11 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId, MalformedMessage } from './classify.js';
-import type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
-import { lineRejectionMessage } from './diagnostics.js';
+import type { DiagnosticCounts, TransportDiagnostic } from './diagnostics.js';
+import { DiagnosticTally, lineRejectionMessage } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
 import { DEFAULT_MAX_FRAME_BYTES, formatMessage, WireMessage } from './gen/constants.gen.js';
-import type { DiagnosticReason } from './gen/constants.gen.js';
 import { InboundHandlers } from './inbound-handlers.js';
 import type {
   CatchAllNotificationHandler,
@@ -51,10 +50,9 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
   readonly #reader: LineReader;
   readonly #writer: LineWriter;
   readonly #maxFrameBytes: number;
-  readonly #observer: DiagnosticObserver | undefined;
+  readonly #diagnostics: DiagnosticTally;
   readonly #handlers: InboundHandlers;
   readonly #pending = new PendingRequests();
-  readonly #counts: Partial<Record<DiagnosticReason, number>> = {};
   readonly #lifetime = new AbortController();
   #resolveClosed: (error: TransportClosedError) => void = () => {};
   #state: TransportState = 'idle';
@@ -72,7 +70,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     const options = transportOptions(first, output, settings);
     this.#input = options.input;
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.#observer = options.onDiagnostic;
+    this.#diagnostics = new DiagnosticTally(options.onDiagnostic);
     this.#reader = new LineReader(
       { acceptLine: this.#handleLine, rejectLine: this.#handleRejectedLine },
       { maxFrameBytes: this.#maxFrameBytes },
@@ -93,7 +91,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   /** How many diagnostics of each reason were reported so far. */
   get diagnosticCounts(): DiagnosticCounts {
-    return { ...this.#counts };
+    return this.#diagnostics.counts;
   }
 
   /** Attaches the stream listeners and begins reading. Idempotent; no effect after close. */
@@ -215,13 +213,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
    * whose params break the schema.
    */
   reportDiagnostic(diagnostic: TransportDiagnostic): void {
-    this.#counts[diagnostic.reason] = (this.#counts[diagnostic.reason] ?? 0) + 1;
-    if (!this.#observer) return;
-    try {
-      this.#observer(diagnostic);
-    } catch {
-      // An observer bug must not stop the stream, and the transport has nowhere to log it.
-    }
+    this.#diagnostics.report(diagnostic);
   }
 
   #refusal(): TransportClosedError | undefined {

@@ -1,7 +1,7 @@
 // The call forms of the original `@deepseek-ai/dsh-sdk-protocol`, as its README documents them,
 // on the package root (docs/migrating.md lists them), and the differences we keep on purpose.
 import { PassThrough, Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   ErrorCode,
   JsonRpcLineTransport,
@@ -12,6 +12,7 @@ import {
 import type { TransportDiagnostic } from '../src/index.js';
 import { GatedWritable, isSettled } from './helpers/gated-writable.js';
 import { settle } from './helpers/harness.js';
+import { recordUnhandledRejections } from './helpers/unhandled.js';
 
 /**
  * A transport over in-memory streams the test drives from the other end. Made with the options
@@ -34,15 +35,7 @@ function originalStyle(settings: { onDiagnostic?: (d: TransportDiagnostic) => vo
   return { transport, input, output, sent, send };
 }
 
-let unhandled: unknown[] = [];
-const recordUnhandled = (reason: unknown): void => void unhandled.push(reason);
-beforeEach(() => {
-  unhandled = [];
-  process.on('unhandledRejection', recordUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', recordUnhandled);
-});
+const unhandled = recordUnhandledRejections();
 
 describe('new JsonRpcLineTransport(input, output)', () => {
   test('takes the streams positionally and the other options third', async () => {
