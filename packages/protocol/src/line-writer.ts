@@ -4,6 +4,10 @@ import { TransportClosedError } from './errors.js';
 import { formatMessage, MAX_NESTING_DEPTH, WireMessage } from './gen/constants.gen.js';
 import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
 
+/** What `write` returns when the stream took the line at once: one settled promise for all. */
+const WRITTEN: Promise<void> = Promise.resolve();
+const ignore = (): void => {};
+
 interface QueuedLine {
   readonly line: string;
   readonly resolve: () => void;
@@ -90,11 +94,23 @@ export class LineWriter {
       this.#fail(new Error('the output stream was ended or destroyed'));
       return Promise.reject(this.#failure);
     }
-    return new Promise<void>((resolve, reject) => {
-      const entry = { line, resolve, reject };
-      if (this.#blocked) this.#queue.push(entry);
-      else this.#writeNow(entry);
-    });
+    if (!this.#blocked) {
+      // The common case costs no promise of its own: the stream took the line at once.
+      this.#hasWritten = true;
+      if (this.#output.write(line, this.#handleWritten)) return WRITTEN;
+      return new Promise<void>((resolve, reject) => (this.#blocked = { line, resolve, reject }));
+    }
+    return new Promise<void>((resolve, reject) => this.#queue.push({ line, resolve, reject }));
+  }
+
+  /**
+   * `write`, for a caller that may not wait for the outcome: a failure still rejects the promise
+   * returned, but is never an unhandled rejection.
+   */
+  send(message: object): Promise<void> {
+    const written = this.write(message);
+    if (written !== WRITTEN) written.catch(ignore);
+    return written;
   }
 
   /**

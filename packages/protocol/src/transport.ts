@@ -188,14 +188,14 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
    */
   notify(method: string, params?: unknown): Promise<void> {
     const refusal = this.#refusal();
-    const sent =
-      refusal !== undefined
-        ? Promise.reject(refusal)
-        : this.#writer.write(
-            params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
-          );
-    sent.catch(() => {});
-    return sent;
+    if (refusal) {
+      const refused = Promise.reject(refusal);
+      refused.catch(() => {});
+      return refused;
+    }
+    return this.#writer.send(
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+    );
   }
 
   /**
