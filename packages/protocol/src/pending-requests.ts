@@ -102,3 +102,9 @@ function abortError(
   if (rejection === 'signal-reason' && reason instanceof Error) return reason;
   return new RequestAbortedError(method, id, reason);
 }
+
+/** An `AbortSignal`, or one of another realm or polyfill: what `request`'s third argument may be. */
+export function isAbortSignal(value: RequestOptions | AbortSignal): value is AbortSignal {
+  const signal = value as Partial<AbortSignal>;
+  return typeof signal.addEventListener === 'function' && typeof signal.aborted === 'boolean';
+}

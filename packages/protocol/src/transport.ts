@@ -23,7 +23,7 @@ import type {
   JsonRpcTransportPeer,
 } from './transport-options.js';
 import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
-import { PendingRequests } from './pending-requests.js';
+import { isAbortSignal, PendingRequests } from './pending-requests.js';
 import type { PendingRequest, RequestOptions } from './pending-requests.js';
 
 export type {
@@ -164,7 +164,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     params?: unknown,
     options: RequestOptions | AbortSignal = {},
   ): Promise<R> {
-    const isSignal = options instanceof AbortSignal;
+    const isSignal = isAbortSignal(options);
     const rejection = isSignal ? 'signal-reason' : 'aborted-error';
     const settings: RequestOptions = isSignal ? { signal: options } : options;
     const refusal = this.#refusal() ?? PendingRequests.refuse(method, settings, rejection);

@@ -224,6 +224,20 @@ describe('request(method, params, signal)', () => {
     expect(diagnostics.map((d) => d.reason)).toEqual(['unknown-response-id']);
   });
 
+  test('takes a polyfilled signal too (an EventTarget with aborted and reason)', async () => {
+    const { transport } = originalStyle();
+    transport.start();
+    const polyfill = Object.assign(new EventTarget(), {
+      aborted: false,
+      reason: undefined as unknown,
+    });
+    const answer = transport.request('m', {}, polyfill as unknown as AbortSignal);
+    const reason = new Timeout('polyfilled');
+    Object.assign(polyfill, { aborted: true, reason });
+    polyfill.dispatchEvent(new Event('abort'));
+    await expect(answer).rejects.toBe(reason);
+  });
+
   test('options.signal keeps rejecting with a RequestAbortedError (our own form)', async () => {
     const { transport } = originalStyle();
     transport.start();
