@@ -1,4 +1,5 @@
 // The client's own errors. Wire errors stay `JsonRpcResponseError` (from @dsh-sdk/protocol).
+/// <reference types="node" preserve="true" />
 import { ERROR_MESSAGES, ErrorCode, JsonRpcResponseError } from '@dsh-sdk/protocol';
 import type { Violation } from '@dsh-sdk/protocol';
 

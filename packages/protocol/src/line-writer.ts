@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';
 import { formatMessage, MAX_NESTING_DEPTH, WireMessage } from './gen/constants.gen.js';
