@@ -4,6 +4,7 @@ import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { tsConstantsEmitter } from '../src/emit/ts-constants.js';
 import { tsGuardsEmitter } from '../src/emit/ts-guards.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
+import { tsTypesEmitter } from '../src/emit/ts-types.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
 import { withoutIdlAnnotations } from '../src/emit/ts-types.js';
 import type { Emitter } from '../src/emit/emitter.js';
@@ -38,6 +39,14 @@ describe('TypeScript emitters on the minimal fixture', () => {
     expect(lines).toContain('export function isCircle(value: Shape): value is Circle {');
     expect(lines).toContain("  return value.kind === 'circle';");
     expect(lines.filter((line) => line.startsWith('export function'))).toHaveLength(1);
+  });
+
+  it('ts-types gives an unknown variant a tag no literal matches, declared once', async () => {
+    const lines = await linesOf(tsTypesEmitter);
+    expect(lines).toContain('export interface UnknownValue extends String {');
+    expect(lines.filter((line) => line.startsWith('declare const unknownValue'))).toHaveLength(1);
+    expect(lines).toContain('export type Shape = Circle | UnknownShape;');
+    expect(lines).toContain('  kind: UnknownValue;');
   });
 
   it('ts-methods emits the method constants, both maps and the metadata table', async () => {
@@ -75,6 +84,7 @@ describe('TypeScript emitters on the minimal fixture', () => {
       type: 'string',
       description: 'Not circle.',
       not: { enum: ['circle'] },
+      tsType: 'UnknownValue',
     });
     expect(document.definitions['PingParams']?.properties?.['shape']).toEqual({
       $ref: '#/definitions/Shape',

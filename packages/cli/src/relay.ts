@@ -1,6 +1,7 @@
 // The recording relay: a runtime child process whose stdio is wired to a client's streams, every
 // chunk forwarded as it comes and then shown to a TraceRecorder. Used by `trace` (the client is
 // this process's stdio) and by `inspect` (the client is the inspector's own transport).
+/// <reference types="node" preserve="true" />
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

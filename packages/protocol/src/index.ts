@@ -42,7 +42,7 @@ export {
   WireMessage,
 } from './gen/constants.gen.js';
 export type { MessagePlaceholders } from './gen/constants.gen.js';
-// One type guard per known variant of each open union: `event.type === 'x'` alone cannot narrow one.
+// One type guard per known variant of each open union (a `switch` on `event.type` narrows too).
 export {
   isAgentInboxSplicedEvent,
   isAssistantChunkEvent,

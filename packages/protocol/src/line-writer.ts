@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import { finished } from 'node:stream';
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';

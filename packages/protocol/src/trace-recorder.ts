@@ -1,6 +1,7 @@
 // A bystander's view of a connection: every line of both directions, recorded and checked against
 // the IDL, without ever touching what passes. The recording proxy (`dsh-sdk trace`) and any client
 // that records its own connection feed it the chunks they forward.
+/// <reference types="node" preserve="true" />
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId } from './classify.js';
 import { lineRejectionMessage } from './diagnostics.js';

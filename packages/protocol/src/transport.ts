@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId, MalformedMessage } from './classify.js';

@@ -15,6 +15,7 @@ import type {
   SessionEvent,
   SubagentStopReason,
   UnknownSessionEvent,
+  UnknownValue,
 } from '../src/index.js';
 import { HarnessSdkClientPeer, JsonRpcLineTransport, Method, SERVER_NAME } from '../src/index.js';
 
@@ -71,10 +72,13 @@ describe('generated maps and types', () => {
     >().toEqualTypeOf<SessionEvent>();
   });
 
-  it('keep open unions open and closed enums closed', () => {
+  it('keep open unions open, their known values checked, and closed enums closed', () => {
     expectTypeOf<UnknownSessionEvent>().toMatchTypeOf<SessionEvent>();
-    expectTypeOf<{ type: 'audio'; seconds: number }>().toMatchTypeOf<ContentBlock>();
-    expectTypeOf<'budget-exhausted'>().toMatchTypeOf<SubagentStopReason>();
+    // A value this version does not know is an UnknownValue: readable, never a literal.
+    expectTypeOf<{ type: UnknownValue }>().toMatchTypeOf<ContentBlock>();
+    expectTypeOf<{ type: 'audio'; seconds: number }>().not.toMatchTypeOf<ContentBlock>();
+    expectTypeOf<UnknownValue>().toMatchTypeOf<SubagentStopReason>();
+    expectTypeOf<'budget-exhausted'>().not.toMatchTypeOf<SubagentStopReason>();
     expectTypeOf<'completed'>().toMatchTypeOf<SubagentStopReason>();
     expectTypeOf<'paused'>().not.toMatchTypeOf<
       HarnessSdkNotificationMap['session.status']['status']

@@ -201,7 +201,7 @@ class MessageSource(WireObject):
 
 
 MessageSourceKind: TypeAlias = str
-"""The origin of a user message. Open: the runtime adds kinds (a parent agent, a tool), which pass through unchanged."""
+"""The origin of a user message. Open: the runtime adds kinds (a tool, …), which pass through unchanged."""
 
 
 ProtocolVersion: TypeAlias = int
