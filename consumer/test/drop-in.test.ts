@@ -11,8 +11,8 @@ import {
   REPOSITORY,
   STRICT_TSCONFIG,
   createProject,
-  devToolSpecs,
   npmInstall,
+  pinnedVersion,
   run,
 } from './helpers/scratch-project.js';
 
@@ -30,6 +30,12 @@ let server: string[];
 /** What `tsc` said of the original-style code: nothing, or its errors (it emits the JS either way). */
 let compiled: string;
 
+/** The strict settings, emitting JavaScript into `outDir` so the compiled code can be run. */
+function compiledTo(outDir: string): object {
+  const { noEmit: _noEmit, ...options } = STRICT_TSCONFIG.compilerOptions;
+  return { ...STRICT_TSCONFIG, compilerOptions: { ...options, outDir } };
+}
+
 /** The install command of docs/migrating.md, with the packed tarball's path. */
 async function migratingInstallCommand(): Promise<string[]> {
   const page = await readFile(join(REPOSITORY, 'docs', 'migrating.md'), 'utf8');
@@ -43,8 +49,12 @@ beforeAll(async () => {
   await run('bash', [join(REPOSITORY, 'scripts', 'pack.sh'), project], REPOSITORY);
   const [npm, ...args] = await migratingInstallCommand();
   await run(npm as string, [...args, '--no-audit', '--no-fund'], project);
-  await npmInstall(project, await devToolSpecs());
-  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG, null, 2));
+  const tools = ['typescript', '@types/node'];
+  await npmInstall(
+    project,
+    await Promise.all(tools.map(async (t) => `${t}@${await pinnedVersion(t)}`)),
+  );
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(compiledTo('out'), null, 2));
   for (const file of SOURCES) await cp(join(ORIGINAL_STYLE, file), join(project, file));
   compiled = await run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project).then(
     ({ stdout }) => stdout,

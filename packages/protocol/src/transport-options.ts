@@ -1,5 +1,6 @@
 // How a JsonRpcLineTransport is made and what it offers a peer: the options object, or the
 // original package's (input, output) streams, and the outbound surface both share.
+/// <reference types="node" preserve="true" />
 import type { Readable, Writable } from 'node:stream';
 import type { DiagnosticObserver } from './diagnostics.js';
 import type { RequestOptions } from './pending-requests.js';
