@@ -1,6 +1,7 @@
 // `dsh-sdk inspect [options] -- <runtime command>`: the live inspector.
 import type { InitializeParams } from '@dsh-sdk/protocol';
 import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
+import { describeEnd } from './inspected-runtime.js';
 import { Inspector } from './inspector.js';
 import { untilSignal } from './local-server.js';
 
@@ -81,6 +82,6 @@ export async function runInspect(args: readonly string[]): Promise<number> {
   log('serving the page above on 127.0.0.1; Ctrl-C stops');
   await stopped;
   const end = await inspector.stop();
-  log(`runtime ended: ${end.exitCode ?? end.signal ?? 'unknown'}`);
+  log(`stopped; the runtime ${describeEnd(end)}`);
   return 0;
 }

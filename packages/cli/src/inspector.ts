@@ -3,7 +3,6 @@
 // watches the records and the runtime's stderr as they come, sends prompts and session actions,
 // and downloads the trace.
 import type { ServerResponse } from 'node:http';
-import { basename, join, parse } from 'node:path';
 import { JsonRpcResponseError, LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
 import type { HarnessSdkClientPeer } from '@dsh-sdk/protocol';
 import type {
@@ -15,9 +14,10 @@ import type {
 } from '@dsh-sdk/protocol';
 import { readJson, sendJson, startLocalServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
-import { renderLivePage } from './page-html.js';
-import { describeEnd, InspectedRuntime } from './inspected-runtime.js';
+import { renderLivePage, renderTracePage } from './page-html.js';
+import { describeEnd, describeLauncher, InspectedRuntime } from './inspected-runtime.js';
 import type { RelayEnd } from './relay.js';
+import { runtimeName, traceFileName, tracePathFor } from './trace-names.js';
 
 /**
  * An action on one session, offered as a button when the runtime reports its capability in the
@@ -86,36 +86,61 @@ function describeError(error: { message: string; data?: unknown }): string {
   return `${error.message}: ${violations.join('; ')}`;
 }
 
+/** One runtime process and its trace: the first, then one per restart. */
+interface Run {
+  /** 1, then one more per restart. */
+  readonly number: number;
+  readonly runtime: InspectedRuntime;
+  /** The file its trace is written to (`--out`), if any. */
+  readonly path: string | undefined;
+}
+
 export class Inspector {
   readonly #options: InspectorOptions;
   readonly #watchers = new Set<ServerResponse>();
-  #runtime: InspectedRuntime;
-  /** Which runtime process this is: 1, then one more per restart. */
-  #generation = 1;
+  /** Every run so far; the last is the current one (earlier ones stay viewable). */
+  readonly #runs: Run[] = [];
   #restarting: Promise<Answer> | undefined;
   #server: LocalServer | undefined;
   #error: string | undefined;
 
   constructor(options: InspectorOptions) {
     this.#options = options;
-    this.#runtime = this.#launch();
+    this.#launch();
   }
 
-  #launch(): InspectedRuntime {
+  get #run(): Run {
+    return this.#runs.at(-1)!;
+  }
+
+  get #runtime(): InspectedRuntime {
+    return this.#run.runtime;
+  }
+
+  #launch(): void {
     const { program, args, out, maxFrameBytes, log } = this.#options;
-    const generation = this.#generation;
+    const number = this.#runs.length + 1;
+    const path = out === undefined ? undefined : tracePathFor(out, number);
     // A process replaced by a restart no longer speaks to the page.
-    const current = (): boolean => generation === this.#generation;
-    return new InspectedRuntime({
+    const current = (): boolean => number === this.#runs.length;
+    const runtime = new InspectedRuntime({
       program,
       args,
-      ...(out === undefined ? {} : { out: tracePathFor(out, generation) }),
+      ...(path === undefined ? {} : { out: path }),
       ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
       log,
       onRecord: (record) => current() && this.#send('record', record),
       onStderr: (text) => current() && this.#send('stderr', JSON.stringify(text)),
       onEnd: () => current() && this.#broadcastState(),
+      onProcess: () => current() && this.#broadcastState(),
     });
+    this.#runs.push({ number, runtime, path });
+  }
+
+  /** The run a request names (`?run=N`), the current one by default. */
+  #runOf(url: URL): Run | undefined {
+    const number = url.searchParams.get('run');
+    return number === null ? this.#run : this.#runs[Number(number) - 1];
   }
 
   /** Starts serving the page; resolves with its URL (token included). */
@@ -127,16 +152,15 @@ export class Inspector {
             'content-type': 'text/html; charset=utf-8',
             'cache-control': 'no-store',
           });
-          response.end(
-            renderLivePage(this.#server!.token, `${this.#options.program} · dsh-sdk inspect`),
-          );
+          response.end(renderLivePage(this.#server!.token, `${this.#name} · dsh-sdk inspect`));
         },
         '/events': (request, response) => {
           request.socket.setNoDelay(true);
           this.#watch(response);
         },
         '/state': (_request, response) => sendJson(response, 200, this.#state()),
-        '/trace': (_request, response) => this.#sendTrace(response),
+        '/trace': (_request, response, url) => this.#sendTrace(response, this.#runOf(url)),
+        '/run': (_request, response, url) => this.#sendRunPage(response, this.#runOf(url)),
         '/initialize': async (request, response) => {
           const params = (await readJson(request, BODY_LIMIT)) as InitializeParams;
           sendJson(response, 200, await this.initialize(params));
@@ -187,17 +211,21 @@ export class Inspector {
   restart(): Promise<Answer> {
     this.#restarting ??= (async (): Promise<Answer> => {
       await this.#runtime.stop();
-      this.#generation += 1;
       this.#error = undefined;
+      this.#launch();
+      const { number, path, runtime } = this.#run;
       // The pages reload first, so they read the new process's trace from its header on.
-      this.#send('reset', JSON.stringify({ generation: this.#generation }));
-      this.#runtime = this.#launch();
-      const { out, log } = this.#options;
-      const recording =
-        out === undefined ? '' : `, recording to ${tracePathFor(out, this.#generation)}`;
-      log(`restarted the runtime (pid ${this.#runtime.pid ?? 'none'})${recording}`);
+      this.#send('reset', JSON.stringify({ run: number }));
+      // One that cannot start says so itself (InspectedRuntime), and the page's banner too.
+      if (await runtime.started) {
+        const { pid } = runtime.process;
+        const recording = path === undefined ? '' : `, recording to ${path}`;
+        this.#options.log(
+          `restarted the runtime (run ${number}${pid === undefined ? '' : `, pid ${pid}`})${recording}`,
+        );
+      }
       if (this.#options.initialize) await this.initialize(this.#options.initialize);
-      return { result: { pid: this.#runtime.pid ?? null, generation: this.#generation } };
+      return { result: { run: number, pid: runtime.process.pid ?? null } };
     })().finally(() => (this.#restarting = undefined));
     return this.#restarting;
   }
@@ -232,41 +260,75 @@ export class Inspector {
     response.on('close', () => this.#watchers.delete(response));
   }
 
-  /** The current process's trace so far, as a file to save. */
-  #sendTrace(response: ServerResponse): void {
-    const { records } = this.#runtime;
+  /** The runtime's name, from its command line (the page's title, the downloads' names). */
+  get #name(): string {
+    return runtimeName([this.#options.program, ...this.#options.args]);
+  }
+
+  #fileName(run: Run): string {
+    return traceFileName([this.#options.program, ...this.#options.args], run.runtime.startedAt);
+  }
+
+  /** A run's trace so far, as a file to save. */
+  #sendTrace(response: ServerResponse, run: Run | undefined): void {
+    if (!run) return sendJson(response, 404, { error: 'no such run' });
+    const { records } = run.runtime;
     response.writeHead(200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
-      'content-disposition': `attachment; filename="${traceFileName(this.#options.program, this.#generation)}"`,
+      'content-disposition': `attachment; filename="${this.#fileName(run)}"`,
       'cache-control': 'no-store',
     });
     response.end(records.length === 0 ? '' : `${records.join('\n')}\n`);
   }
 
+  /** A run's trace as `dsh-sdk view` shows it: one self-contained page. */
+  #sendRunPage(response: ServerResponse, run: Run | undefined): void {
+    if (!run) return sendJson(response, 404, { error: 'no such run' });
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    const title = `run ${run.number} of ${this.#name} · dsh-sdk inspect`;
+    response.end(renderTracePage(`${run.runtime.records.join('\n')}\n`, title));
+  }
+
   #state(): Record<string, unknown> {
-    const runtime = this.#runtime;
-    const { initialized, end } = runtime;
+    const { initialized } = this.#runtime;
     const capabilities = initialized?.capabilities;
     const actions = SESSION_ACTIONS.filter((a) => capabilities?.[a.capability] === true).map(
       ({ name, label }) => ({ name, label }),
     );
+    const current = this.#describeRun(this.#run);
     return {
       initialized: initialized !== undefined,
       ...(initialized ?? {}),
       actions,
-      runtime: {
-        running: end === undefined,
-        pid: runtime.pid ?? null,
-        generation: this.#generation,
-        exitCode: end?.exitCode ?? null,
-        signal: end?.signal ?? null,
-        ...(end === undefined ? {} : { ended: describeEnd(end) }),
-        ...(end?.spawnError ? { spawnError: end.spawnError.message } : {}),
-      },
+      runtime: current,
       ...(this.#error === undefined ? {} : { error: this.#error }),
       defaults: this.#options.defaults,
       command: [this.#options.program, ...this.#options.args],
-      traceFile: traceFileName(this.#options.program, this.#generation),
+      traceFile: current['traceFile'],
+      earlierRuns: this.#runs.slice(0, -1).map((run) => this.#describeRun(run)),
+    };
+  }
+
+  /** A run as the page shows it: its process, how it ended, where its trace is. */
+  #describeRun(run: Run): Record<string, unknown> {
+    const { runtime } = run;
+    const { end } = runtime;
+    const proc = end === undefined ? runtime.process : { pid: end.pid, launcher: end.launcher };
+    return {
+      run: run.number,
+      running: end === undefined,
+      pid: proc.pid ?? null,
+      ...(proc.launcher ? { launcher: { pid: proc.launcher.pid, command: proc.launcher.command } } : {}),
+      exitCode: end?.exitCode ?? null,
+      signal: end?.signal ?? null,
+      ...(end === undefined ? {} : { ended: describeEnd(end) }),
+      ...(end && describeLauncher(end) ? { endedThrough: describeLauncher(end) } : {}),
+      ...(end?.spawnError ? { spawnError: end.spawnError.message } : {}),
+      traceFile: this.#fileName(run),
+      tracePath: run.path ?? null,
     };
   }
 
@@ -304,18 +366,6 @@ export class Inspector {
       return errorAnswer(error);
     }
   }
-}
-
-/** `--out FILE` holds the first process's trace; a restart's goes next to it (`x-2.ndjson`). */
-export function tracePathFor(out: string, generation: number): string {
-  if (generation === 1) return out;
-  const { dir, name, ext } = parse(out);
-  return join(dir, `${name}-${generation}${ext}`);
-}
-
-function traceFileName(program: string, generation: number): string {
-  const name = basename(program).replace(/[^\w.-]+/g, '_') || 'runtime';
-  return `${name}${generation === 1 ? '' : `-${generation}`}.trace.ndjson`;
 }
 
 interface PromptRequest {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Method } from '@dsh-sdk/protocol';
 import type { TraceRecord } from '@dsh-sdk/protocol';
@@ -222,8 +222,9 @@ describe.each([
     const partial = seen.filter((t) => t !== reply);
     expect(partial.length).toBeGreaterThanOrEqual(1);
     for (const t of partial) expect(reply.startsWith(t)).toBe(true);
+    // The log names the action with its answer.
     expect(await page.textContent('#prompt-log li')).toBe(
-      `${sessionId}: {"messageId":"${sessionId}/m1"}`,
+      `${sessionId} · prompt → {"messageId":"${sessionId}/m1"}`,
     );
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · completed")`);
 
@@ -331,7 +332,7 @@ describe.each([
     ).toEqual(['turn-prompt', 'streamed-text']);
     expect(await page.textContent('#detail [data-testid="turn-prompt"]')).toBe(text);
     await page.click('#session-actions button[data-action="interrupt"]');
-    await logged(page, `${sessionId}: {"found":true,"wasRunning":true}`);
+    await logged(page, `${sessionId} · interrupt → {"found":true,"wasRunning":true}`);
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · aborted")`);
     const streamed = await page.textContent(
       '#detail .turn[data-turn="0"] [data-testid="streamed-text"]',
@@ -344,27 +345,29 @@ describe.each([
     expect(await marks()).toEqual(['prompt', 'interrupt']);
 
     await page.click('#session-actions button[data-action="close"]');
-    await logged(page, `${sessionId}: {"found":true}`);
-    // Closed: marked on its lane, its label and in the picker, which still has it picked.
+    await logged(page, `${sessionId} · close → {"found":true}`);
+    // Closed: marked on its lane and its label; the picker moved on to a new session, and lists
+    // the closed one as over (it cannot be picked), so Interrupt and Close are off.
     await page.waitForSelector(`.tl-label[data-session="${sessionId}"][data-closed="true"]`);
     expect(await marks()).toEqual(['prompt', 'interrupt', 'close']);
-    expect(await page.inputValue('#prompt-session')).toBe(sessionId);
-    expect(
-      await page.textContent(`#prompt-session option[value="${sessionId}"][data-closed="true"]`),
-    ).toBe(`${sessionId} (closed)`);
-    await page.click('#session-actions button[data-action="close"]');
-    await logged(page, `${sessionId}: {"found":false}`);
-    await page.waitForFunction(
-      (n) => document.querySelectorAll(n).length === 4,
-      `${lane} .tl-mark`,
-    );
+    expect(await page.inputValue('#prompt-session')).toBe('');
+    expect(await page.isVisible('#prompt-new-session')).toBe(true);
+    expect(await page.inputValue('#prompt-new-session')).not.toBe(sessionId);
+    const closedOption = `#prompt-session option[value="${sessionId}"][data-closed="true"]`;
+    expect(await page.textContent(closedOption)).toBe(`${sessionId} (closed)`);
+    expect(await page.$eval(closedOption, (o) => (o as HTMLOptionElement).disabled)).toBe(true);
+    expect(await page.isDisabled('#session-actions button[data-action="close"]')).toBe(true);
+    expect(await page.isDisabled('#session-actions button[data-action="interrupt"]')).toBe(true);
 
-    // The trace downloads from the page: what the page shows, as NDJSON.
+    // The trace downloads from the page: what the page shows, as NDJSON, named after the
+    // runtime's command and when it started.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.click('#trace-download'),
     ]);
-    expect(download.suggestedFilename()).toMatch(/\.trace\.ndjson$/);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^${basename(runtime)}-\\d{8}-\\d{6}\\.trace\\.ndjson$`),
+    );
     const records = readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\n')
@@ -377,12 +380,7 @@ describe.each([
       frames
         .filter((f) => f.kind === 'request' && f.method?.startsWith('session/'))
         .map((f) => f.method),
-    ).toEqual([
-      Method.sessionPrompt,
-      Method.sessionInterrupt,
-      Method.sessionClose,
-      Method.sessionClose,
-    ]);
+    ).toEqual([Method.sessionPrompt, Method.sessionInterrupt, Method.sessionClose]);
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
@@ -551,12 +549,12 @@ describe('a runtime that fails', () => {
     await page.waitForSelector('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]');
     expect(
       await page.getAttribute('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]', 'title'),
-    ).toMatch(/^runtime exit · the runtime exited \(3\) · /);
+    ).toMatch(/^runtime exit · the runtime exited with code 3 · /);
     expect(
       await page.$$eval(`.tl-lane[data-session="${sessionId}"] .tl-turn`, (n) =>
         n.map((x) => x.className),
       ),
-    ).toEqual(['tl-span tl-turn tl-open']);
+    ).toEqual(['tl-span tl-turn tl-unfinished']);
     expect(await page.textContent('#stats')).toContain('exit 3');
     await page.waitForSelector(
       `#detail .turn[data-turn="0"] h3:text("Turn 0 · unfinished (the runtime exited)")`,
@@ -583,7 +581,7 @@ describe('a runtime that fails', () => {
     );
     await page.fill('#prompt-text', 'hello again');
     await page.click('#prompt-send');
-    await logged(page, `${sessionId}: {"messageId":"${sessionId}/m1"}`);
+    await logged(page, `${sessionId} · prompt → {"messageId":"${sessionId}/m1"}`);
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · completed")`);
     expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
       'Echo: hello again',
@@ -591,7 +589,7 @@ describe('a runtime that fails', () => {
     const secondPid = (await page.getAttribute('#live-status', 'data-pid'))!;
     const secondTrace = started.trace.replace(/\.ndjson$/, '-2.ndjson');
     await started.printed(
-      `dsh-sdk inspect: restarted the runtime (pid ${secondPid}), recording to ${secondTrace}\n`,
+      `dsh-sdk inspect: restarted the runtime (run 2, pid ${secondPid}), recording to ${secondTrace}\n`,
     );
     expect(errorsOf(page)).toEqual([]);
     await page.close();

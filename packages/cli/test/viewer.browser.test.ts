@@ -295,7 +295,7 @@ describe.each([
     );
     const exit = '.tl-lane[data-session=""] .tl-mark[data-mark="exit"]';
     expect(await page.getAttribute(exit, 'title')).toMatch(
-      /^runtime exit · the runtime exited \(0\) · /,
+      /^runtime exit · the runtime exited with code 0 · /,
     );
     // A mark is the frame it stands for: clicking it shows that request.
     const close = frames.find((f) => f.kind === 'request' && f.method === Method.sessionClose)!;
@@ -311,6 +311,7 @@ describe.each([
       'turn aborted / other end',
       'turn failed',
       'turn running',
+      'turn unfinished (the runtime exited)',
       'step',
       'tool call',
       'subagent',
@@ -347,22 +348,37 @@ describe.each([
         })),
       }));
     const duration = Math.max(...readTraceFile(trace).map((r) => ('t' in r ? r.t : 0)));
-    const checkRound = ({ step, ticks }: Awaited<ReturnType<typeof axis>>): void => {
+    /** The time the track shows, from its scroll position. */
+    const inView = (): Promise<{ start: number; end: number }> =>
+      page.$eval('.tl-tracks', (tracks, duration) => {
+        const width = tracks.scrollWidth;
+        return {
+          start: (tracks.scrollLeft / width) * duration,
+          end: ((tracks.scrollLeft + tracks.clientWidth) / width) * duration,
+        };
+      }, duration);
+    // Ticks are every round step, from the view's start (or before) to its end (or after).
+    const checkRound = async ({ step, ticks }: Awaited<ReturnType<typeof axis>>): Promise<void> => {
       const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
       expect(
         [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6),
         `step ${step}`,
       ).toBe(true);
-      expect(ticks.length).toBe(Math.floor(duration / step + 1e-9) + 1);
+      const view = await inView();
+      expect(ticks[0]!.ms).toBeLessThanOrEqual(Math.max(view.start, 0) + 1e-6);
+      expect(ticks.at(-1)!.ms).toBeGreaterThanOrEqual(Math.min(view.end, duration) - step);
+      const first = Math.round(ticks[0]!.ms / step);
       ticks.forEach(({ ms, label }, i) => {
-        expect(ms).toBeCloseTo(i * step, 6);
+        expect(ms).toBeCloseTo((first + i) * step, 6);
         const [value, unit] = label.split(' ');
         expect(['ms', 's']).toContain(unit);
         expect(Number(value) * (unit === 's' ? 1000 : 1)).toBeCloseTo(ms, 6);
       });
     };
     const whole = await axis();
-    checkRound(whole);
+    await checkRound(whole);
+    // The whole trace: every tick from 0 to its end.
+    expect(whole.ticks.length).toBe(Math.floor(duration / whole.step + 1e-9) + 1);
     // About 8 ticks across the view.
     expect(whole.ticks.length).toBeGreaterThanOrEqual(4);
     expect(whole.ticks.length).toBeLessThanOrEqual(10);
@@ -376,7 +392,7 @@ describe.each([
     await page.click('.tl-zoom button[data-zoom="1"]');
     await page.click('.tl-zoom button[data-zoom="1"]');
     const zoomed = await axis();
-    checkRound(zoomed);
+    await checkRound(zoomed);
     expect(zoomed.step).toBeLessThan(whole.step);
     expect((await widths()).inner).toBeGreaterThan((await widths()).tracks * 3.5);
 
