@@ -208,7 +208,9 @@ function logAnswer(sessionId: string, action: string, answer: Answer): void {
     'data-action': action,
     'data-session': sessionId,
   });
-  const what = failed ? `error ${JSON.stringify(answer['error'])}` : JSON.stringify(answer['result']);
+  const what = failed
+    ? `error ${JSON.stringify(answer['error'])}`
+    : JSON.stringify(answer['result']);
   item.textContent = `${sessionId} · ${action} → ${what}`;
   byId('prompt-log').prepend(item);
 }

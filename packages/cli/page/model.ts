@@ -403,7 +403,9 @@ export class TraceModel {
     [EventType.stepStart]: (lane, row, data, turn) => {
       if (turn === undefined) return;
       const step = num(data['step']);
-      lane.spans.push(this.#open(`${lane.key}\u0000step:${turn}:${step}`, 'step', `step ${step}`, row));
+      lane.spans.push(
+        this.#open(`${lane.key}\u0000step:${turn}:${step}`, 'step', `step ${step}`, row),
+      );
     },
     [EventType.stepEnd]: (lane, row, data, turn) => {
       this.#close(`${lane.key}\u0000step:${turn}:${num(data['step'])}`, row, 'ok');
@@ -427,7 +429,9 @@ export class TraceModel {
     },
     [EventType.toolCall]: (lane, row, data, turn) => {
       const name = str(data['name']) ?? '?';
-      lane.spans.push(this.#open(`${lane.key}\u0000tool:${str(data['id']) ?? '?'}`, 'tool', name, row));
+      lane.spans.push(
+        this.#open(`${lane.key}\u0000tool:${str(data['id']) ?? '?'}`, 'tool', name, row),
+      );
       if (turn === undefined) return;
       const args = str(data['arguments']) ?? '';
       this.#turn(lane, turn).tools.push({ name, arguments: args, result: undefined });

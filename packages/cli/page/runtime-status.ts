@@ -35,9 +35,7 @@ const BANNER_TAIL_LINES = 12;
 export function describeProcess(runtime: RuntimeState): string {
   const through = runtime.launcher ? `, through ${runtime.launcher.command}` : '';
   if (runtime.running) {
-    return runtime.pid === null
-      ? `starting${through}`
-      : `running (pid ${runtime.pid}${through})`;
+    return runtime.pid === null ? `starting${through}` : `running (pid ${runtime.pid}${through})`;
   }
   return runtime.spawnError !== undefined ? 'not started' : (runtime.ended ?? 'ended');
 }
@@ -111,7 +109,11 @@ export function renderRuns(
     );
     const download = el(
       'a',
-      { href: api('/trace', { run: String(run.run) }), download: run.traceFile, 'data-download': '' },
+      {
+        href: api('/trace', { run: String(run.run) }),
+        download: run.traceFile,
+        'data-download': '',
+      },
       'download',
     );
     const pid = run.pid === null ? '' : ` (pid ${run.pid})`;

@@ -291,7 +291,11 @@ export class TimelineView {
         title: name,
       },
       el('span', { class: 'tl-label-name' }, name),
-      el('span', { class: 'tl-label-meta' }, lane.closed ? `closed${turns > 0 ? ` · ${turns}` : ''}` : count),
+      el(
+        'span',
+        { class: 'tl-label-meta' },
+        lane.closed ? `closed${turns > 0 ? ` · ${turns}` : ''}` : count,
+      ),
     );
     label.style.paddingLeft = `${6 + depth * 14}px`;
     if (depth > 0) label.classList.add('tl-child');

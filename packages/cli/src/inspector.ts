@@ -321,7 +321,9 @@ export class Inspector {
       run: run.number,
       running: end === undefined,
       pid: proc.pid ?? null,
-      ...(proc.launcher ? { launcher: { pid: proc.launcher.pid, command: proc.launcher.command } } : {}),
+      ...(proc.launcher
+        ? { launcher: { pid: proc.launcher.pid, command: proc.launcher.command } }
+        : {}),
       exitCode: end?.exitCode ?? null,
       signal: end?.signal ?? null,
       ...(end === undefined ? {} : { ended: describeEnd(end) }),

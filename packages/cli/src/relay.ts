@@ -69,7 +69,7 @@ export function startRelay(options: RelayOptions, onRuntimeChange: () => void = 
     recorder.endOfStream('clientToServer');
     childStdin.end();
   });
-  childStdout.once('data', () => runtime.confirm());
+  childStdout.once('data', () => runtime.wrote());
   forward(childStdout, clientOutput, (chunk) => recorder.push('serverToClient', chunk));
   const stdoutDone = new Promise<void>((resolve) => {
     childStdout.on('end', () => {

@@ -3,6 +3,7 @@
 // launcher) is then not the runtime: its pid is not the runtime's, and a signal's death reaches it
 // as the shells' code 128 + N. On Linux the runtime is found in /proc: the deepest descendant of
 // the launcher whose stdout is the recorder's pipe. Elsewhere the launcher is all there is.
+import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 
@@ -30,8 +31,8 @@ export async function descriptorOf(pid: number, fd: number): Promise<string | un
   }
 }
 
-/** The parent of each process now running (from /proc/<pid>/stat), or undefined without /proc. */
-async function parents(): Promise<Map<number, number> | undefined> {
+/** The children of each process now running (from every /proc/<pid>/stat), or undefined. */
+async function childrenByScan(): Promise<Map<number, number[]> | undefined> {
   let names: string[];
   try {
     names = await readdir(PROC);
@@ -42,14 +43,38 @@ async function parents(): Promise<Map<number, number> | undefined> {
   const stats = await Promise.all(
     pids.map((pid) => readFile(`${PROC}/${pid}/stat`, 'utf8').catch(() => '')),
   );
-  const parentOf = new Map<number, number>();
+  const children = new Map<number, number[]>();
   pids.forEach((pid, i) => {
     // `pid (comm) state ppid …`: the command name may hold spaces and parentheses.
-    const fields = stats[i]!.slice(stats[i]!.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    if (Number.isInteger(ppid)) parentOf.set(pid, ppid);
+    const ppid = Number(stats[i]!.slice(stats[i]!.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isInteger(ppid)) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   });
-  return parentOf;
+  return children;
+}
+
+/**
+ * The children of `pid`, from its threads' /proc/<pid>/task/<tid>/children (a few small reads),
+ * or undefined where the kernel has no such files.
+ */
+async function childrenOf(pid: number): Promise<number[] | undefined> {
+  try {
+    const tasks = await readdir(`${PROC}/${pid}/task`);
+    const lists = await Promise.all(
+      tasks.map((tid) => readFile(`${PROC}/${pid}/task/${tid}/children`, 'utf8')),
+    );
+    return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
+  } catch (error) {
+    // Gone (no children then), or a kernel without the files.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`${PROC}/${pid}`)
+      ? undefined
+      : [];
+  }
+}
+
+/** Whether a process has written anything yet (to any file), by its /proc/<pid>/io. */
+export async function hasWritten(pid: number): Promise<boolean> {
+  const io = await readFile(`${PROC}/${pid}/io`, 'utf8').catch(() => '');
+  return Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0) > 0;
 }
 
 /** The command line of a process, or '' when it is gone. */
@@ -58,25 +83,36 @@ export async function commandOf(pid: number): Promise<string> {
   return raw.replace(/\0+$/, '').split('\0').join(' ');
 }
 
+/** A process holding the recorder's pipe, and how far below the started process it is. */
+export interface Holder {
+  readonly pid: number;
+  readonly depth: number;
+}
+
 /**
- * The deepest process, among `root` and its descendants, whose stdout is `stdout` (a descriptor
- * as {@link descriptorOf} reads it): the runtime, when `root` is a launcher that stayed its
- * parent, or `root` itself. Undefined when none is found (no /proc, or all gone).
+ * The processes, among `root` and its descendants, whose stdout is `stdout` (a descriptor as
+ * {@link descriptorOf} reads it), level by level: the runtime is the deepest, or one of its own
+ * helpers (see runtime-tracker.ts). Undefined without /proc.
  */
-export async function findRuntime(root: number, stdout: string): Promise<ProcessInfo | undefined> {
-  const parentOf = await parents();
-  if (!parentOf) return undefined;
-  const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parentOf) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let found: number | undefined;
-  let level = parentOf.has(root) ? [root] : [];
-  while (level.length > 0) {
-    const holders = await Promise.all(level.map((pid) => descriptorOf(pid, 1)));
-    const holder = level.find((_, i) => holders[i] === stdout);
-    if (holder !== undefined) found = holder;
-    level = level.flatMap((pid) => children.get(pid) ?? []);
+export async function stdoutHolders(root: number, stdout: string): Promise<Holder[] | undefined> {
+  if (!existsSync(`${PROC}/${root}`)) return existsSync(PROC) ? [] : undefined;
+  let scanned: Map<number, number[]> | undefined;
+  const children = async (pid: number): Promise<number[]> => {
+    const direct = await childrenOf(pid);
+    if (direct !== undefined) return direct;
+    scanned ??= await childrenByScan();
+    return scanned?.get(pid) ?? [];
+  };
+  const holders: Holder[] = [];
+  let level = [root];
+  for (let depth = 0; level.length > 0; depth++) {
+    const fds = await Promise.all(level.map((pid) => descriptorOf(pid, 1)));
+    const held = level.filter((_, i) => fds[i] === stdout);
+    for (const pid of held) holders.push({ pid, depth });
+    // Only a holder's children can be the runtime (a launcher passes its stdout on).
+    level = (await Promise.all(held.map(children))).flat();
   }
-  return found === undefined ? undefined : { pid: found, command: await commandOf(found) };
+  return holders;
 }
 
 /** Whether a process is still there (a zombie counts, until its parent collects it). */

@@ -1,22 +1,28 @@
 // Keeps track of which process is the runtime, for a relay whose started process may be a
-// launcher (runtime-process.ts): looked for as the launcher starts it, confirmed by the first
-// output (the process holding the pipe then is the one that wrote), then signalled directly, and
-// its status read through the launcher at the end.
+// launcher (runtime-process.ts). It looks at the processes holding the recorder's pipe as the
+// launcher starts the runtime: the runtime is the deepest one that has written something or
+// lasts (is seen in two looks in a row), so a shell runtime's helpers (a `sleep`, say) are not
+// taken for it. Looks start 50 ms after the start, then twice as far apart up to a second, and
+// stop once the runtime wrote and the choice held for three looks. A runtime that lives only a
+// few milliseconds behind its launcher may be gone before a look finds it: its launcher's status
+// is then all there is. The runtime is signalled directly, and its status read through its
+// launcher at the end.
 import type { ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
 import {
   commandOf,
   descriptorOf,
-  findRuntime,
+  hasWritten,
   isAlive,
   statusThroughLauncher,
+  stdoutHolders,
   UNKNOWN_STATUS,
 } from './runtime-process.js';
 import type { ExitStatus, ProcessInfo } from './runtime-process.js';
 
 /** The runtime process as known so far. */
 export interface RuntimeProcess {
-  /** Its pid; undefined before the started process is known, or while a launcher starts it. */
+  /** Its pid; undefined before the start, or while a launcher may still be starting it. */
   readonly pid: number | undefined;
   /** The launcher that stayed in between, when one did. */
   readonly launcher?: ProcessInfo;
@@ -28,18 +34,30 @@ export interface RuntimeEnd extends ExitStatus {
   readonly launcher?: ProcessInfo & ExitStatus;
 }
 
-/** Looks again after 50 ms, then twice as long each time up to a second, until confirmed. */
 const FIRST_LOOK_MS = 50;
 const LAST_LOOK_MS = 1000;
+/** Looks in a row that found the same runtime: it is settled. */
+const SETTLED_LOOKS = 3;
 
 /** Programs that start another program and may stay its parent, by their first word. */
-const LAUNCHERS: ReadonlySet<string> = new Set(
-  ['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'env', 'sh', 'bash', 'dash', 'zsh', 'uv', 'uvx'].concat(
-    ['pipx', 'poetry', 'hatch'],
-  ),
-);
+const LAUNCHERS: ReadonlySet<string> = new Set([
+  'npm',
+  'npx',
+  'pnpm',
+  'pnpx',
+  'yarn',
+  'env',
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'uv',
+  'uvx',
+  'pipx',
+  'poetry',
+]);
 
-/** Whether a command line looks like a launcher still starting the runtime. */
+/** Whether a command line looks like a launcher that may still be starting the runtime. */
 export function looksLikeLauncher(command: string): boolean {
   return LAUNCHERS.has(basename(command.split(' ')[0] ?? ''));
 }
@@ -48,12 +66,16 @@ export class RuntimeTracker {
   readonly #child: ChildProcess;
   readonly #onChange: () => void;
   #stdout: string | undefined;
-  #found: ProcessInfo | undefined;
+  /** The runtime as chosen by the last look, and for how many looks in a row. */
+  #chosen: ProcessInfo | undefined;
+  #sameFor = 0;
+  /** The pipe's holders at the last look. */
+  #previous = new Set<number>();
   #launcher: ProcessInfo | undefined;
-  #confirmed = false;
+  #wrote = false;
   #stopped = false;
   #timer: NodeJS.Timeout | undefined;
-  #looking: Promise<void> | undefined;
+  #nextLookMs = FIRST_LOOK_MS;
 
   /** Follows `child` from its start; `onChange` hears of every change of the runtime's pid. */
   constructor(child: ChildProcess, onChange: () => void) {
@@ -62,33 +84,36 @@ export class RuntimeTracker {
     child.once('spawn', () => {
       void descriptorOf(child.pid!, 1).then((stdout) => {
         this.#stdout = stdout;
-        if (this.#confirmed) void this.#look();
-        else this.#lookLater(FIRST_LOOK_MS);
+        this.#lookSoon();
       });
     });
   }
 
   get current(): RuntimeProcess {
-    const found = this.#found ?? (this.#child.pid === undefined ? undefined : this.#startedInfo());
-    // Until the runtime writes, a launcher at the end of the chain may still be starting it.
-    const starting = !this.#confirmed && found !== undefined && looksLikeLauncher(found.command);
+    const chosen = this.#chosen ?? this.#started();
+    // A launcher at the end of the chain may still be starting the runtime, until nothing
+    // changed for a few looks.
+    const unsure =
+      chosen !== undefined && looksLikeLauncher(chosen.command) && this.#sameFor < SETTLED_LOOKS;
     return {
-      pid: starting ? undefined : found?.pid,
+      pid: unsure ? undefined : chosen?.pid,
       ...(this.#launcher === undefined ? {} : { launcher: this.#launcher }),
     };
   }
 
-  /** The runtime wrote: the process holding its stdout now is the runtime. */
-  confirm(): void {
-    if (this.#confirmed) return;
-    this.#confirmed = true;
+  /** The runtime wrote to its stdout: look again soon, until the choice settles. */
+  wrote(): void {
+    if (this.#wrote) return;
+    this.#wrote = true;
+    this.#sameFor = Math.min(this.#sameFor, 1);
+    this.#nextLookMs = FIRST_LOOK_MS;
     clearTimeout(this.#timer);
-    void this.#look();
+    this.#lookSoon();
   }
 
   /** Sends a signal to the runtime itself, or to the started process when that is all it knows. */
   signal(signal: NodeJS.Signals): void {
-    const target = this.#found?.pid ?? this.#child.pid;
+    const target = this.#chosen?.pid ?? this.#child.pid;
     if (target === undefined) return;
     try {
       process.kill(target, signal);
@@ -105,41 +130,56 @@ export class RuntimeTracker {
     this.#stopped = true;
     clearTimeout(this.#timer);
     const pid = this.#child.pid;
-    if (this.#found === undefined || this.#found.pid === pid || this.#launcher === undefined) {
+    const runtime = this.#chosen?.pid;
+    if (runtime === undefined || runtime === pid || this.#launcher === undefined) {
       return { ...started, ...(pid === undefined ? {} : { pid }) };
     }
-    const runtime = this.#found.pid;
     const status = isAlive(runtime) ? UNKNOWN_STATUS : statusThroughLauncher(started);
     return { ...status, pid: runtime, launcher: { ...this.#launcher, ...started } };
   }
 
-  /** Settles once a look under way is done (the tests' and the end's view is then current). */
-  settled(): Promise<void> {
-    return this.#looking ?? Promise.resolve();
+  #started(): ProcessInfo | undefined {
+    const { pid } = this.#child;
+    return pid === undefined ? undefined : { pid, command: this.#child.spawnargs.join(' ') };
   }
 
-  #startedInfo(): ProcessInfo {
-    return { pid: this.#child.pid!, command: this.#child.spawnargs.join(' ') };
-  }
-
-  #lookLater(ms: number): void {
-    if (this.#stopped || this.#confirmed) return;
+  #lookSoon(): void {
+    if (this.#stopped || this.#stdout === undefined) return;
+    if (this.#wrote && this.#sameFor >= SETTLED_LOOKS) return;
+    clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      void this.#look().then(() => this.#lookLater(Math.min(ms * 2, LAST_LOOK_MS)));
-    }, ms);
+      void this.#look().then(() => this.#lookSoon());
+    }, this.#nextLookMs);
     this.#timer.unref();
+    this.#nextLookMs = Math.min(this.#nextLookMs * 2, LAST_LOOK_MS);
   }
 
-  #look(): Promise<void> {
-    this.#looking = (async () => {
-      const root = this.#child.pid;
-      if (root === undefined || this.#stdout === undefined || this.#stopped) return;
-      const found = await findRuntime(root, this.#stdout);
-      if (!found || this.#stopped || found.pid === this.#found?.pid) return;
-      if (found.pid !== root) this.#launcher ??= { pid: root, command: await commandOf(root) };
-      this.#found = found;
-      this.#onChange();
-    })();
-    return this.#looking;
+  async #look(): Promise<void> {
+    const root = this.#child.pid;
+    if (root === undefined || this.#stdout === undefined || this.#stopped) return;
+    const holders = await stdoutHolders(root, this.#stdout);
+    if (!holders || this.#stopped) return;
+    // The deepest holder that was there last time too, or has written (the started process
+    // always counts).
+    const wrote = await Promise.all(holders.map((h) => hasWritten(h.pid)));
+    const lasting = holders.filter(
+      (h, i) => h.pid === root || this.#previous.has(h.pid) || wrote[i],
+    );
+    this.#previous = new Set(holders.map((h) => h.pid));
+    const deepest = lasting.reduce<(typeof lasting)[number] | undefined>(
+      (best, h) => (best === undefined || h.depth > best.depth ? h : best),
+      undefined,
+    );
+    if (deepest === undefined) return;
+    if (deepest.pid === this.#chosen?.pid) {
+      this.#sameFor += 1;
+      if (this.#sameFor === SETTLED_LOOKS) this.#onChange();
+      return;
+    }
+    const command = await commandOf(deepest.pid);
+    if (deepest.pid !== root) this.#launcher ??= { pid: root, command: await commandOf(root) };
+    this.#chosen = { pid: deepest.pid, command };
+    this.#sameFor = 1;
+    this.#onChange();
   }
 }

@@ -3,12 +3,8 @@
 // session, interrupt and close the session just prompted, download the trace, and check what the
 // page shows element by element. Then runtimes that fail: a command that does not exist, one
 // killed by a signal, and one that dies mid-turn and is restarted. A console error fails the test.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Method } from '@dsh-sdk/protocol';
 import type { TraceRecord } from '@dsh-sdk/protocol';
 import type { Page } from 'playwright-core';
@@ -16,7 +12,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { errorsOf, launchBrowser } from './helpers/browser.js';
 import type { TestBrowser } from './helpers/browser.js';
 import {
-  DSH_SDK,
   FIXTURES,
   framesOf,
   PY_RUNTIME,
@@ -24,6 +19,15 @@ import {
   tempDir,
   TS_RUNTIME,
 } from './helpers/cli.js';
+import {
+  get,
+  lastFrameInView,
+  logged,
+  startInspector,
+  stopInspector,
+  watchStreamedText,
+} from './helpers/inspector.js';
+import type { Started } from './helpers/inspector.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 /** A runtime that answers initialize, then dies (exit 3) on a prompt saying "crash". */
@@ -34,116 +38,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-interface Started {
-  readonly child: ChildProcess;
-  readonly url: URL;
-  readonly trace: string;
-  readonly exited: Promise<{ code: number | null; stderr: string }>;
-  /** Resolves with the inspector's stderr (the terminal) once it holds `text`. */
-  readonly printed: (text: string) => Promise<string>;
-}
-
-async function startInspector(
-  runtime: string,
-  route = ['--provider', 'echo', '--model', 'echo-1'],
-  runtimeArgs: readonly string[] = [],
-): Promise<Started> {
-  const trace = join(tempDir(), 'inspect.trace.ndjson');
-  const child = spawn(
-    DSH_SDK,
-    ['inspect', ...route, '--out', trace, '--', runtime, ...runtimeArgs],
-    // Slow chunks, so the test sees the reply arrive piece by piece.
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '100' },
-    },
-  );
-  let stderr = '';
-  const waiting = new Set<() => void>();
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    for (const check of waiting) check();
-  });
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stderr })),
-  );
-  const printed = (text: string): Promise<string> =>
-    new Promise((resolve) => {
-      const check = (): void => {
-        if (!stderr.includes(text)) return;
-        waiting.delete(check);
-        resolve(stderr);
-      };
-      waiting.add(check);
-      check();
-    });
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('close', () => reject(new Error(`inspect exited early: ${stderr}`)));
-  });
-  return { child, url: new URL(firstLine), trace, exited, printed };
-}
-
-/** Stops an inspector (Ctrl-C's signal) and waits for it and its runtime to be gone. */
-async function stopInspector(started: Started | undefined): Promise<void> {
-  if (!started) return;
-  started.child.kill('SIGTERM');
-  await started.exited;
-}
-
-function get(url: URL, host?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: host ? { host } : {} }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Waits until the prompt log shows exactly `line`. */
-async function logged(page: Page, line: string): Promise<void> {
-  await page.locator('#prompt-log li', { hasText: line }).first().waitFor();
-  expect(await page.locator('#prompt-log li', { hasText: line }).first().textContent()).toBe(line);
-}
-
-/** Waits until the list has scrolled to show its last frame: it follows the frames as they come. */
-async function lastFrameInView(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const list = document.getElementById('list')!;
-    const last = String(Number(document.querySelector('#stats')!.getAttribute('data-frames')) - 1);
-    const view = list.getBoundingClientRect();
-    return (
-      list.scrollTop > 0 &&
-      [...list.querySelectorAll('.vl-row:not([hidden])')].some((row) => {
-        const box = row.getBoundingClientRect();
-        return (
-          row.querySelector('.c-seq')?.textContent === last &&
-          box.top >= view.top - 1 &&
-          box.bottom <= view.bottom + 1
-        );
-      })
-    );
-  });
-}
-
-/** Records every distinct text the session's streamed-text element shows, from now on. */
-async function watchStreamedText(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { seenTexts: string[] }).seenTexts = seen;
-    const detail = document.getElementById('detail')!;
-    new MutationObserver(() => {
-      const texts = [...detail.querySelectorAll('[data-testid="streamed-text"]')].map(
-        (n) => n.textContent ?? '',
-      );
-      const last = texts.at(-1);
-      if (last !== undefined && seen.at(-1) !== last) seen.push(last);
-    }).observe(detail, { subtree: true, childList: true, characterData: true });
-  });
-}
 
 describe.each([
   ['TypeScript', TS_RUNTIME],
@@ -479,6 +373,28 @@ describe('a runtime that fails', () => {
     expect(await page.isDisabled('#init-send')).toBe(true);
     expect(await page.textContent('#live-error')).toBe('');
     expect(await page.isVisible('#runtime-restart')).toBe(true);
+    // It has no exit status to show, and says what happened instead.
+    expect(await page.textContent('#stats')).toContain('not started');
+    expect(await page.textContent('#stats')).not.toContain('exit ?');
+    expect(
+      await page.getAttribute('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]', 'title'),
+    ).toMatch(
+      new RegExp(`^runtime exit · the runtime could not be started: spawn ${missing} ENOENT · `),
+    );
+
+    // A restart tries again: the terminal says it cannot start it, and claims no restart of a
+    // process that never was; the page lists the first try.
+    await page.click('#runtime-restart');
+    await page.waitForSelector('#earlier-runs li[data-run="1"]');
+    const terminal = await inspector.printed(
+      `dsh-sdk inspect: cannot start ${missing}: spawn ${missing} ENOENT\n`,
+      2,
+    );
+    expect(terminal).not.toMatch(/restarted|pid none/);
+    expect(await page.textContent('#earlier-runs li[data-run="1"]')).toContain(
+      `run 1 could not be started: spawn ${missing} ENOENT`,
+    );
+    expect(await page.textContent('#live-status')).toContain('not started');
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
@@ -591,6 +507,32 @@ describe('a runtime that fails', () => {
     await started.printed(
       `dsh-sdk inspect: restarted the runtime (run 2, pid ${secondPid}), recording to ${secondTrace}\n`,
     );
+    // The earlier run is kept: named with its trace's file, to view or download.
+    expect(await page.getAttribute('#trace-file', 'data-path')).toBe(secondTrace);
+    expect(await page.textContent('#trace-file')).toBe(`run 2 · trace: ${secondTrace}`);
+    const earlier = '#earlier-runs li[data-run="1"]';
+    expect(await page.textContent(earlier)).toBe(
+      `run 1 (pid ${firstPid}) exited with code 3 · trace: ${started.trace} · view · download`,
+    );
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`${earlier} a[data-download]`),
+    ]);
+    expect(saved.suggestedFilename()).toMatch(/^dies-mid-turn-\d{8}-\d{6}\.trace\.ndjson$/);
+    expect(readFileSync(await saved.path(), 'utf8')).toBe(readFileSync(started.trace, 'utf8'));
+    const [view] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.click(`${earlier} a[data-view]`),
+    ]);
+    await view.waitForSelector('body[data-ready="true"]');
+    // The first run as it ended: its frames, the turn cut short, the exit.
+    const firstFrames = framesOf(readTraceFile(started.trace)).length;
+    expect(await view.getAttribute('#stats', 'data-frames')).toBe(String(firstFrames));
+    expect(await view.textContent('#stats')).toContain('exit 3');
+    expect(await view.getAttribute(`.tl-lane[data-session="${sessionId}"] .tl-turn`, 'class')).toBe(
+      'tl-span tl-turn tl-unfinished',
+    );
+    await view.close();
     expect(errorsOf(page)).toEqual([]);
     await page.close();
 

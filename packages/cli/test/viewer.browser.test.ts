@@ -16,6 +16,7 @@ import {
   recordDelegateTrace,
   recordInterruptedTrace,
   recordInvalidTrace,
+  recordOverlappingTrace,
   recordPythonClientTrace,
   viewTrace,
 } from './helpers/traces.js';
@@ -350,13 +351,17 @@ describe.each([
     const duration = Math.max(...readTraceFile(trace).map((r) => ('t' in r ? r.t : 0)));
     /** The time the track shows, from its scroll position. */
     const inView = (): Promise<{ start: number; end: number }> =>
-      page.$eval('.tl-tracks', (tracks, duration) => {
-        const width = tracks.scrollWidth;
-        return {
-          start: (tracks.scrollLeft / width) * duration,
-          end: ((tracks.scrollLeft + tracks.clientWidth) / width) * duration,
-        };
-      }, duration);
+      page.$eval(
+        '.tl-tracks',
+        (tracks, duration) => {
+          const width = tracks.scrollWidth;
+          return {
+            start: (tracks.scrollLeft / width) * duration,
+            end: ((tracks.scrollLeft + tracks.clientWidth) / width) * duration,
+          };
+        },
+        duration,
+      );
     // Ticks are every round step, from the view's start (or before) to its end (or after).
     const checkRound = async ({ step, ticks }: Awaited<ReturnType<typeof axis>>): Promise<void> => {
       const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
@@ -491,6 +496,44 @@ describe('spans that end with the trace', () => {
     expect(shutdown.right - shutdown.left).toBeCloseTo(3, 0);
     expect(shutdown.right).toBeLessThanOrEqual(shutdown.trackRight + 0.5);
     expect(Math.abs(shutdown.left - (shutdown.trackLeft + 0.999 * trackWidth))).toBeLessThan(3);
+  });
+});
+
+describe('overlapping requests', () => {
+  test('stack in sub-rows of the connection lane, each in view', async () => {
+    const trace = await recordOverlappingTrace(TS_RUNTIME);
+    const frames = framesOf(readTraceFile(trace));
+    const requests = frames.filter((f) => f.kind === 'request');
+    // Recorded as overlapping: the six were all sent before the first was answered.
+    const firstAnswer = Math.min(...frames.filter((f) => f.kind !== 'request').map((f) => f.t));
+    expect(requests.filter((f) => f.t < firstAnswer)).toHaveLength(6);
+    const page = await open(await viewTrace(trace));
+    const lane = (await page.$eval('.tl-lane[data-session=""]', (n) =>
+      n.getBoundingClientRect().toJSON(),
+    )) as DOMRect;
+    const label = (await page.$eval('.tl-label[data-lane=""]', (n) =>
+      n.getBoundingClientRect().toJSON(),
+    )) as DOMRect;
+    const spans = await page.$$eval('.tl-lane[data-session=""] .tl-request', (nodes) =>
+      nodes.map((n) => n.getBoundingClientRect().toJSON() as DOMRect),
+    );
+    expect(spans).toHaveLength(7);
+    const overlapping = spans.slice(0, 6);
+    // Each drawn inside its lane, none over another: six rows, the lane (and its label) as tall.
+    for (const box of spans) {
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.top).toBeGreaterThanOrEqual(lane.top);
+      expect(box.bottom).toBeLessThanOrEqual(lane.bottom);
+    }
+    overlapping.forEach((a, i) =>
+      overlapping.slice(i + 1).forEach((b) => {
+        expect(a.bottom <= b.top || b.bottom <= a.top, `${i}`).toBe(true);
+      }),
+    );
+    expect(new Set(overlapping.map((b) => b.top)).size).toBe(6);
+    expect(label.height).toBe(lane.height);
+    // The shutdown, once the six are answered, takes the first row again.
+    expect(spans[6]!.top).toBe(overlapping[0]!.top);
   });
 });
 

@@ -108,6 +108,30 @@ export async function recordInvalidTrace(runtime: string): Promise<string> {
   return trace;
 }
 
+/**
+ * Six requests on the connection's lane at once: six `initialize` lines in one write, so the
+ * proxy records all six before any answer (the first is answered, the others refused), then
+ * `shutdown`.
+ */
+export async function recordOverlappingTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'overlapping.trace.ndjson');
+  const initialize = (id: number): string =>
+    `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}\n`;
+  const result = await runCli(['trace', '--quiet', '--out', trace, '--', runtime], {
+    keepStdinOpen: true,
+    onStart: (child) => {
+      let answered = 0;
+      createInterface({ input: child.stdout! }).on('line', () => {
+        answered += 1;
+        if (answered === 6) child.stdin!.end('{"jsonrpc":"2.0","id":7,"method":"shutdown"}\n');
+      });
+      child.stdin!.write([1, 2, 3, 4, 5, 6].map(initialize).join(''));
+    },
+  });
+  if (result.code !== 0) throw new Error(`the proxy exited ${result.code}: ${result.stderr}`);
+  return trace;
+}
+
 /** Renders a trace's page with `dsh-sdk view --out`. */
 export async function viewTrace(trace: string): Promise<string> {
   const html = trace.replace(/\.ndjson$/, '.html');
