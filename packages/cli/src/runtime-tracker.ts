@@ -66,8 +66,9 @@ export class RuntimeTracker {
   readonly #child: ChildProcess;
   readonly #onChange: () => void;
   #stdout: string | undefined;
-  /** The runtime as chosen by the last look, and for how many looks in a row. */
+  /** The runtime as chosen by the last look, how deep, and for how many looks in a row. */
   #chosen: ProcessInfo | undefined;
+  #chosenDepth = -1;
   #sameFor = 0;
   /** The pipe's holders at the last look. */
   #previous = new Set<number>();
@@ -111,9 +112,13 @@ export class RuntimeTracker {
     this.#lookSoon();
   }
 
-  /** Sends a signal to the runtime itself, or to the started process when that is all it knows. */
+  /**
+   * Sends a signal to the runtime itself, or to the started process when that is all it knows
+   * (or the process it took for the runtime is gone).
+   */
   signal(signal: NodeJS.Signals): void {
-    const target = this.#chosen?.pid ?? this.#child.pid;
+    const chosen = this.#chosen?.pid;
+    const target = chosen !== undefined && isAlive(chosen) ? chosen : this.#child.pid;
     if (target === undefined) return;
     try {
       process.kill(target, signal);
@@ -170,7 +175,8 @@ export class RuntimeTracker {
       (best, h) => (best === undefined || h.depth > best.depth ? h : best),
       undefined,
     );
-    if (deepest === undefined) return;
+    // Never back up the chain: a runtime that died (and is no longer found) stays the runtime.
+    if (deepest === undefined || deepest.depth < this.#chosenDepth) return;
     if (deepest.pid === this.#chosen?.pid) {
       this.#sameFor += 1;
       if (this.#sameFor === SETTLED_LOOKS) this.#onChange();
@@ -179,6 +185,7 @@ export class RuntimeTracker {
     const command = await commandOf(deepest.pid);
     if (deepest.pid !== root) this.#launcher ??= { pid: root, command: await commandOf(root) };
     this.#chosen = { pid: deepest.pid, command };
+    this.#chosenDepth = deepest.depth;
     this.#sameFor = 1;
     this.#onChange();
   }

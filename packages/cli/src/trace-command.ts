@@ -13,8 +13,10 @@ Runs the runtime with this process's stdio, passing every byte through unchanged
 directions, and records each frame (direction, time, size, line, content) to FILE in the trace
 format (docs/trace-format.md). Frames are checked against the IDL; violations are recorded and
 printed to stderr, and never change what passes. The runtime's stderr passes through, signals
-are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's; the proxy
-exits only once all the runtime wrote has been delivered.
+are forwarded, stdin's end reaches the runtime, and the exit status is the command's; the proxy
+exits only once all the runtime wrote has been delivered. Behind a launcher that stays its
+parent (npx, a script without exec) the runtime's own pid and status are recorded, found on
+Linux in /proc (docs/cli.md, "The runtime behind a launcher").
 
 Options:
   --out FILE              where the trace goes (required)
