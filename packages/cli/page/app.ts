@@ -2,8 +2,9 @@
 // page serves a recorded trace and the live inspector (which adds records as they come).
 import { renderFrameDetail, renderSessionDetail } from './detail.js';
 import { byId, el, formatBytes, formatMs } from './dom.js';
-import { CONNECTION_LANE, describeExit, laneName, TraceModel } from './model.js';
-import type { Lane, Row } from './model.js';
+import { ANY, exitWords, fillSelect, methodCell, sessionLabel } from './labels.js';
+import { CONNECTION_LANE, TraceModel } from './model.js';
+import type { Row } from './model.js';
 import type { ReadRecord } from './records.js';
 import { TimelineView } from './timeline.js';
 import { VirtualList } from './virtual-list.js';
@@ -11,7 +12,6 @@ import type { RenderStats } from './virtual-list.js';
 
 const ROW_HEIGHT = 22;
 const ARROW = { clientToServer: '→', serverToClient: '←' } as const;
-const ANY = '';
 
 interface Filters {
   method: string;
@@ -303,43 +303,4 @@ export class ViewerApp {
     const item = this.#visible[Math.max(0, Math.min(this.#visible.length - 1, next))];
     if (item !== undefined) this.select(item);
   }
-}
-
-function methodCell(row: Row): string {
-  const { frame } = row;
-  const id = frame.id === undefined ? '' : ` #${JSON.stringify(frame.id)}`;
-  if (frame.kind === 'result' || frame.kind === 'error')
-    return `${frame.kind}${id} ${frame.method ?? ''}`;
-  if (row.eventType !== undefined) return row.eventType;
-  return `${frame.method ?? frame.kind ?? '—'}${id}`;
-}
-
-/** A lane in the session menu: `s1`, `s1 · life 2 (closed)`, `(connection)`. */
-function sessionLabel(lane: Lane): string {
-  if (lane.key === CONNECTION_LANE) return '(connection)';
-  return `${laneName(lane)}${lane.closed ? ' (closed)' : ''}`;
-}
-
-/** The runtime's end in the stats line: `exit 3`, `exit SIGKILL`, `not started`. */
-function exitWords(exit: NonNullable<TraceModel['exit']>): string {
-  if (exit.spawnError !== undefined) return 'not started';
-  const how = exit.exitCode ?? exit.signal;
-  return how === null ? `runtime ${describeExit(exit)}` : `exit ${how}`;
-}
-
-/** Fills a filter menu: "every …" first, then the choices; off while there are none. */
-function fillSelect(
-  select: HTMLSelectElement,
-  choices: readonly (string | { value: string; label: string })[],
-  anyLabel: string,
-): void {
-  const current = select.value;
-  const options = [el('option', { value: ANY }, anyLabel)];
-  for (const choice of choices) {
-    const { value, label } = typeof choice === 'string' ? { value: choice, label: choice } : choice;
-    options.push(el('option', { value }, label));
-  }
-  select.replaceChildren(...options);
-  select.value = current;
-  select.disabled = choices.length === 0;
 }

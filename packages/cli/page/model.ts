@@ -2,8 +2,8 @@
 // vocabularies. Records are added one at a time, so a live trace grows the same model.
 //
 // A lane is one life of a session: a `session/prompt` sent after the session's `session/close`
-// starts a new session under the same id (WIRE.md §9: its turns and `seq` start again), so it gets
-// a lane of its own, and so do the child sessions its turns start. Lanes are keyed by a key unique
+// starts a new session under the same id (docs/protocol.md: its turns and `seq` start again), so
+// it gets a lane of its own, and so do the child sessions its turns start. Lanes are keyed by a key unique
 // in the trace: the session id for its first life, the id with `#2`, `#3`… for later ones.
 import type {
   TraceExit,
@@ -12,86 +12,20 @@ import type {
   TraceHeader,
   TraceRecord,
 } from '@dsh-sdk/protocol';
+import { CONNECTION_LANE, describeExit } from './lanes.js';
+import type { Lane, Mark, MarkKind, Row } from './lanes.js';
 import { OpenSpans, SubRows } from './spans.js';
 import type { Span, SpanKind, SpanStatus } from './spans.js';
-import { blocksText, isObject, num, str, summarize } from './summaries.js';
+import { deriveEvent } from './events.js';
+import type { SpanBook } from './events.js';
+import { isObject, str, summarize } from './summaries.js';
 import type { Json } from './summaries.js';
-import { BlockType, EventType, Method, RunStatus, TurnEndKind } from './vocabulary.js';
+import { Method, RunStatus } from './vocabulary.js';
 
 export type { Span, SpanKind, SpanStatus } from './spans.js';
+export { CONNECTION_LANE, describeExit, laneName } from './lanes.js';
+export type { Lane, Mark, MarkKind, Row, TurnText } from './lanes.js';
 export { blocksText } from './summaries.js';
-
-/** One frame of the trace, with what the page derived from it. */
-export interface Row {
-  readonly index: number;
-  readonly frame: TraceFrame;
-  /** The record's line, for search (lower-cased on first use). */
-  readonly raw: string;
-  readonly sessionId: string | undefined;
-  /** The key of the lane it belongs to (a response: its request's). */
-  readonly lane: string;
-  readonly eventType: string | undefined;
-  readonly summary: string;
-  /** The frame's findings and those recorded about it later (an unanswered request). */
-  readonly findings: TraceFinding[];
-  /** For a request: the row of its response, once seen. */
-  responseIndex: number | undefined;
-}
-
-/** A moment on a lane: a request the client sent about the session, or the runtime's exit. */
-export type MarkKind = 'prompt' | 'interrupt' | 'close' | 'exit';
-
-export interface Mark {
-  readonly kind: MarkKind;
-  readonly t: number;
-  /** The row it was made at (the request; for the exit, the last frame), if any. */
-  readonly row: number | undefined;
-  readonly label: string;
-}
-
-/** The streamed reply of one turn, as the chunks came. */
-export interface TurnText {
-  readonly turn: number;
-  /** The user's message the turn answers (its `user/message` text), once seen. */
-  prompt: string | undefined;
-  text: string;
-  reasoning: string;
-  chunks: number;
-  /** The final `assistant/message` text, once seen. */
-  finalText: string | undefined;
-  endReason: string | undefined;
-  readonly tools: { name: string; arguments: string; result: string | undefined }[];
-}
-
-/** One life of a session. The connection itself (initialize, shutdown) has a lane too, key ''. */
-export interface Lane {
-  /** Unique in the trace: the session id for its first life, `<id>#<life>` after. */
-  readonly key: string;
-  /** The session id on the wire ('' for the connection). */
-  readonly sessionId: string;
-  /** 1, then one more each time the id is prompted again after its `session/close`. */
-  readonly life: number;
-  /** The parent's lane key, for a child session. */
-  parent: string | undefined;
-  /** The children's lane keys. */
-  readonly children: string[];
-  readonly spans: Span[];
-  /** Rows of this lane that carry findings. */
-  readonly invalidRows: number[];
-  readonly turns: Map<number, TurnText>;
-  readonly marks: Mark[];
-  /** A `session/close` was sent: a prompt after it starts the next life. */
-  closing: boolean;
-  /** The `session/close` was answered (or the parent's was): this life is over. */
-  closed: boolean;
-  readonly firstRow: number;
-  rows: number;
-  /** Its overlapping requests' rows (the connection's lane). */
-  readonly subRows: SubRows;
-}
-
-/** The lane of frames that belong to no session. */
-export const CONNECTION_LANE = '';
 
 /** The client's requests drawn as marks on their session's lane. */
 const MARKED_REQUESTS: Readonly<Record<string, MarkKind>> = {
@@ -99,23 +33,6 @@ const MARKED_REQUESTS: Readonly<Record<string, MarkKind>> = {
   [Method.sessionInterrupt]: 'interrupt',
   [Method.sessionClose]: 'close',
 };
-
-/** A lane's name for people: `s1`, `s1 · life 2`, `connection`. */
-export function laneName(lane: Lane): string {
-  if (lane.key === CONNECTION_LANE) return 'connection';
-  return lane.life === 1 ? lane.sessionId : `${lane.sessionId} · life ${lane.life}`;
-}
-
-/** How the runtime ended, in words: "exited with code 3", "was killed by SIGKILL"… */
-export function describeExit(exit: TraceExit): string {
-  if (exit.spawnError !== undefined) return `could not be started: ${exit.spawnError}`;
-  if (exit.signal !== null) return `was killed by ${exit.signal}`;
-  if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
-  return 'ended (its exit status is unknown)';
-}
-
-/** What one event type adds to its lane. */
-type EventHandler = (lane: Lane, row: Row, data: Json, turn: number | undefined) => void;
 
 export class TraceModel {
   header: TraceHeader | undefined;
@@ -140,6 +57,11 @@ export class TraceModel {
   readonly #spans = new OpenSpans();
   /** The current life of each session id. */
   readonly #current = new Map<string, Lane>();
+  /** How the events open and close spans (events.ts). */
+  readonly #book: SpanBook = {
+    open: (key, kind, label, row) => this.#open(key, kind, label, row),
+    close: (key, row, status) => this.#close(key, row, status),
+  };
 
   /** Adds one record (the first must be the header). */
   add(record: TraceRecord, raw: string): void {
@@ -364,7 +286,7 @@ export class TraceModel {
     }
     if (!event || eventType === undefined) return;
     const data = isObject(event['data']) ? event['data'] : {};
-    this.#events[eventType]?.(lane, row, data, num(data['turn']));
+    deriveEvent(this.#book, lane, row, eventType, data);
   }
 
   #deriveSubagent(lane: Lane, row: Row, params: Json): void {
@@ -383,83 +305,6 @@ export class TraceModel {
     childLane.parent = lane.key;
     if (!lane.children.includes(childLane.key)) lane.children.push(childLane.key);
     lane.spans.push(this.#open(`subagent:${childLane.key}`, 'subagent', child, row));
-  }
-
-  /** What each event type adds; the others only show in the list. */
-  readonly #events: Readonly<Record<string, EventHandler>> = {
-    [EventType.turnStart]: (lane, row, _data, turn) => {
-      if (turn === undefined) return;
-      lane.spans.push(this.#open(`${lane.key}\u0000turn:${turn}`, 'turn', `turn ${turn}`, row));
-      this.#turn(lane, turn);
-    },
-    [EventType.turnEnd]: (lane, row, data, turn) => {
-      if (turn === undefined) return;
-      const reason = isObject(data['reason']) ? str(data['reason']['kind']) : undefined;
-      const status: SpanStatus =
-        reason === TurnEndKind.completed ? 'ok' : reason === TurnEndKind.error ? 'error' : 'other';
-      this.#close(`${lane.key}\u0000turn:${turn}`, row, status);
-      this.#turn(lane, turn).endReason = reason;
-    },
-    [EventType.stepStart]: (lane, row, data, turn) => {
-      if (turn === undefined) return;
-      const step = num(data['step']);
-      lane.spans.push(
-        this.#open(`${lane.key}\u0000step:${turn}:${step}`, 'step', `step ${step}`, row),
-      );
-    },
-    [EventType.stepEnd]: (lane, row, data, turn) => {
-      this.#close(`${lane.key}\u0000step:${turn}:${num(data['step'])}`, row, 'ok');
-    },
-    [EventType.assistantChunk]: (lane, _row, data, turn) => {
-      if (turn === undefined || !isObject(data['delta'])) return;
-      const text = this.#turn(lane, turn);
-      const delta = data['delta'];
-      text.chunks += 1;
-      if (delta['type'] === BlockType.text) text.text += str(delta['text']) ?? '';
-      if (delta['type'] === BlockType.reasoning) text.reasoning += str(delta['text']) ?? '';
-    },
-    [EventType.userMessage]: (lane, _row, data) => {
-      const last = [...lane.turns.values()].pop();
-      if (last && last.prompt === undefined) last.prompt = blocksText(data['content']);
-    },
-    [EventType.assistantMessage]: (lane, _row, data) => {
-      const message = isObject(data['message']) ? data['message'] : {};
-      const last = [...lane.turns.values()].pop();
-      if (last) last.finalText = blocksText(message['content']);
-    },
-    [EventType.toolCall]: (lane, row, data, turn) => {
-      const name = str(data['name']) ?? '?';
-      lane.spans.push(
-        this.#open(`${lane.key}\u0000tool:${str(data['id']) ?? '?'}`, 'tool', name, row),
-      );
-      if (turn === undefined) return;
-      const args = str(data['arguments']) ?? '';
-      this.#turn(lane, turn).tools.push({ name, arguments: args, result: undefined });
-    },
-    [EventType.toolResult]: (lane, row, data) => {
-      const id = str(data['toolCallId']) ?? '?';
-      this.#close(`${lane.key}\u0000tool:${id}`, row, data['isError'] === true ? 'error' : 'ok');
-      const tool = [...lane.turns.values()].pop()?.tools.find((t) => t.result === undefined);
-      if (tool) tool.result = blocksText(data['content']);
-    },
-  };
-
-  #turn(lane: Lane, turn: number): TurnText {
-    let text = lane.turns.get(turn);
-    if (!text) {
-      text = {
-        turn,
-        prompt: undefined,
-        text: '',
-        reasoning: '',
-        chunks: 0,
-        finalText: undefined,
-        endReason: undefined,
-        tools: [],
-      };
-      lane.turns.set(turn, text);
-    }
-    return text;
   }
 
   #open(key: string, kind: SpanKind, label: string, row: Row): Span {

@@ -3,48 +3,22 @@
 // watches the records and the runtime's stderr as they come, sends prompts and session actions,
 // and downloads the trace.
 import type { ServerResponse } from 'node:http';
-import { JsonRpcResponseError, LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
-import type { HarnessSdkClientPeer } from '@dsh-sdk/protocol';
-import type {
-  InitializeParams,
-  SdkEncodedImageBlock,
-  ServerCapabilities,
-  SdkPromptContentBlock,
-  TextBlock,
-} from '@dsh-sdk/protocol';
+import { LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
+import type { InitializeParams } from '@dsh-sdk/protocol';
+import {
+  actionsFor,
+  describeError,
+  errorAnswer,
+  runAction,
+  sendPrompt,
+} from './inspector-requests.js';
+import type { ActionRequest, Answer, PromptRequest } from './inspector-requests.js';
 import { readJson, sendJson, startLocalServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
 import { renderLivePage, renderTracePage } from './page-html.js';
 import { describeEnd, describeLauncher, InspectedRuntime } from './inspected-runtime.js';
 import type { RelayEnd } from './relay.js';
 import { runtimeName, traceFileName, tracePathFor } from './trace-names.js';
-
-/**
- * An action on one session, offered as a button when the runtime reports its capability in the
- * `initialize` result (protocol version 2), calling the generated peer's method. The page draws
- * whatever this list yields.
- */
-interface SessionAction {
-  readonly name: string;
-  readonly label: string;
-  readonly capability: keyof ServerCapabilities;
-  readonly run: (peer: HarnessSdkClientPeer, sessionId: string) => Promise<unknown>;
-}
-
-const SESSION_ACTIONS: readonly SessionAction[] = [
-  {
-    name: 'interrupt',
-    label: 'Interrupt',
-    capability: 'sessionInterrupt',
-    run: (peer, sessionId) => peer.sessionInterrupt({ sessionId }),
-  },
-  {
-    name: 'close',
-    label: 'Close',
-    capability: 'sessionClose',
-    run: (peer, sessionId) => peer.sessionClose({ sessionId }),
-  },
-];
 
 export interface InspectorOptions {
   readonly program: string;
@@ -61,30 +35,6 @@ export interface InspectorOptions {
 }
 
 const BODY_LIMIT = 64 * 1024 * 1024;
-
-type Answer = { result: unknown } | { error: { code?: number; message: string; data?: unknown } };
-
-function errorAnswer(error: unknown): Answer {
-  if (error instanceof JsonRpcResponseError) {
-    return {
-      error: {
-        code: error.code,
-        message: error.wireMessage,
-        ...(error.data === undefined ? {} : { data: error.data }),
-      },
-    };
-  }
-  return { error: { message: error instanceof Error ? error.message : String(error) } };
-}
-
-/** An error's message, with the violations of a `-32602` (pointer and reason each). */
-function describeError(error: { message: string; data?: unknown }): string {
-  if (!Array.isArray(error.data)) return error.message;
-  const violations = (error.data as { pointer?: unknown; message?: unknown }[]).map(
-    (v) => `${String(v.pointer)} ${String(v.message)}`,
-  );
-  return `${error.message}: ${violations.join('; ')}`;
-}
 
 /** One runtime process and its trace: the first, then one per restart. */
 interface Run {
@@ -170,10 +120,7 @@ export class Inspector {
           sendJson(response, 200, await this.#prompt(body));
         },
         '/action': async (request, response) => {
-          const body = (await readJson(request, BODY_LIMIT)) as {
-            name?: string;
-            sessionId?: string;
-          };
+          const body = (await readJson(request, BODY_LIMIT)) as ActionRequest;
           sendJson(response, 200, await this.#action(body));
         },
         '/restart': async (_request, response) => sendJson(response, 200, await this.restart()),
@@ -295,9 +242,7 @@ export class Inspector {
   #state(): Record<string, unknown> {
     const { initialized } = this.#runtime;
     const capabilities = initialized?.capabilities;
-    const actions = SESSION_ACTIONS.filter((a) => capabilities?.[a.capability] === true).map(
-      ({ name, label }) => ({ name, label }),
-    );
+    const actions = actionsFor(capabilities);
     const current = this.#describeRun(this.#run);
     return {
       initialized: initialized !== undefined,
@@ -338,40 +283,11 @@ export class Inspector {
     this.#send('state', JSON.stringify(this.#state()));
   }
 
-  async #prompt(body: PromptRequest): Promise<Answer> {
-    const contentBlocks: SdkPromptContentBlock[] = [];
-    if (typeof body.text === 'string' && body.text !== '') {
-      const text: TextBlock = { type: 'text', text: body.text };
-      contentBlocks.push(text);
-    }
-    if (body.image) {
-      const image = { type: 'image', data: body.image.data, mimeType: body.image.mimeType };
-      contentBlocks.push(image as SdkEncodedImageBlock);
-    }
-    try {
-      const result = await this.#runtime.peer.sessionPrompt({
-        sessionId: String(body.sessionId ?? ''),
-        contentBlocks,
-      });
-      return { result };
-    } catch (error) {
-      return errorAnswer(error);
-    }
+  #prompt(body: PromptRequest): Promise<Answer> {
+    return sendPrompt(this.#runtime.peer, body);
   }
 
-  async #action(body: { name?: string; sessionId?: string }): Promise<Answer> {
-    const action = SESSION_ACTIONS.find((a) => a.name === body.name);
-    if (!action) return { error: { message: `no action ${String(body.name)}` } };
-    try {
-      return { result: await action.run(this.#runtime.peer, String(body.sessionId ?? '')) };
-    } catch (error) {
-      return errorAnswer(error);
-    }
+  #action(body: ActionRequest): Promise<Answer> {
+    return runAction(this.#runtime.peer, body);
   }
-}
-
-interface PromptRequest {
-  readonly sessionId?: unknown;
-  readonly text?: unknown;
-  readonly image?: { readonly data: string; readonly mimeType: string };
 }

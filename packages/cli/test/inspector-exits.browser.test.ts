@@ -7,12 +7,10 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { TraceExit } from '@dsh-sdk/protocol';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { errorsOf, launchBrowser } from './helpers/browser.js';
-import type { TestBrowser } from './helpers/browser.js';
+import { describe, expect, test } from 'vitest';
+import { errorsOf } from './helpers/browser.js';
 import { readTraceFile, REPO_ROOT, tempDir, TS_RUNTIME } from './helpers/cli.js';
-import { ECHO_ROUTE, startInspector, stopInspector } from './helpers/inspector.js';
-import type { Started } from './helpers/inspector.js';
+import { ECHO_ROUTE, inspectorPerTest, openReady } from './helpers/inspector.js';
 
 /** The command line of a process, as /proc shows it. */
 function commandOf(pid: number): string {
@@ -55,25 +53,11 @@ async function startLongTurn(page: Page): Promise<string> {
   return sessionId;
 }
 
-let browser: TestBrowser;
-let inspector: Started | undefined;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterEach(async () => {
-  await stopInspector(inspector);
-  inspector = undefined;
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const inspectors = inspectorPerTest();
 
 describe('a runtime killed mid-turn', () => {
   test('its turn is drawn unfinished, as the legend and the detail pane say', async () => {
-    inspector = await startInspector(TS_RUNTIME);
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await openReady(inspectors.browser(), await inspectors.start(TS_RUNTIME));
     const pid = Number(await page.getAttribute('#live-status', 'data-pid'));
     const sessionId = await startLongTurn(page);
     process.kill(pid, 'SIGKILL');
@@ -116,8 +100,8 @@ describe.each([
   test("the page shows the runtime's own pid, and its death by SIGKILL", async () => {
     const { dir, script } = scratchProject();
     const program = runtimeArgs.length > 0 ? 'npx' : script;
-    inspector = await startInspector(program, ECHO_ROUTE, runtimeArgs, dir);
-    const page = await browser.newPage();
+    const inspector = await inspectors.start(program, ECHO_ROUTE, runtimeArgs, dir);
+    const page = await inspectors.browser().newPage();
     // Every pid the status line ever names, from the first.
     await page.addInitScript(() => {
       const seen: string[] = [];

@@ -4,12 +4,10 @@
 // a scroll or fit turns it off, and the view then stays where it was put while the turn runs on
 // past its edge; the follow button turns it back on. A console error fails the test.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorsOf, launchBrowser } from './helpers/browser.js';
-import type { TestBrowser } from './helpers/browser.js';
+import { describe, expect, test } from 'vitest';
+import { errorsOf } from './helpers/browser.js';
 import { TS_RUNTIME } from './helpers/cli.js';
-import { startInspector, stopInspector } from './helpers/inspector.js';
-import type { Started } from './helpers/inspector.js';
+import { sharedInspector } from './helpers/inspector.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 interface Seen {
@@ -60,20 +58,10 @@ const pressed = (page: Page): Promise<string | null> =>
   page.getAttribute('.tl-zoom button[data-follow]', 'aria-pressed');
 
 describe('follow mode', () => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(TS_RUNTIME)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(TS_RUNTIME);
 
   test('keeps a turn after a pause in view; zoom, scroll and fit turn it off, its button on', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     expect(await page.isVisible('.tl-zoom button[data-follow]')).toBe(true);
     expect(await pressed(page)).toBe('true');
     // A pause after the handshake, so the whole trace is mostly waiting; then some 60 chunks.

@@ -3,12 +3,10 @@
 // reference runtimes; and the page's small print: a child's lane label beside its turn count, the
 // filter menus before anything came. A console error fails the test.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorsOf, launchBrowser } from './helpers/browser.js';
-import type { TestBrowser } from './helpers/browser.js';
+import { describe, expect, test } from 'vitest';
+import { errorsOf } from './helpers/browser.js';
 import { PY_RUNTIME, TS_RUNTIME } from './helpers/cli.js';
-import { logged, startInspector, stopInspector } from './helpers/inspector.js';
-import type { Started } from './helpers/inspector.js';
+import { logged, sharedInspector } from './helpers/inspector.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 /** Sends `text` to the session picked (or named in the new-session box); waits for its turn. */
@@ -36,20 +34,10 @@ describe.each([
   ['TypeScript', TS_RUNTIME],
   ['Python', PY_RUNTIME],
 ])('a session closed and prompted again, against the %s runtime', (_name, runtime) => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(runtime);
 
   test('is a new session: its own lane, turns and replies, and the closed one keeps its history', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     const id = await page.inputValue('#prompt-new-session');
     await prompt(page, id, 'first question', 0);
     await prompt(page, id, 'second question', 1);
@@ -106,20 +94,10 @@ describe.each([
 });
 
 describe('the page before and around a delegation', () => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(TS_RUNTIME)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(TS_RUNTIME);
 
   test('filter menus read "every …" before anything came, and a child lane label clears its turn count', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     // No event yet: the menu says so in words, wide enough to read, and is off.
     const menu = await page.$eval('#filter-event', (select) => ({
       text: select.textContent,

@@ -1,16 +1,16 @@
 // dsh-sdk inspect against both reference runtimes, in a real headless Chromium: the token guard,
 // then a person's session: type a prompt, watch the reply stream in, send an image to the same
 // session, interrupt and close the session just prompted, download the trace, and check what the
-// page shows element by element. Then runtimes that fail: a command that does not exist, one
-// killed by a signal, and one that dies mid-turn and is restarted. A console error fails the test.
+// page shows element by element. Then runtimes that fail: a command that does not exist (and a
+// restart that cannot start it either), one killed by a signal, and one that dies mid-turn and is
+// restarted, its first run kept to view and download. A console error fails the test.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Method } from '@dsh-sdk/protocol';
 import type { TraceRecord } from '@dsh-sdk/protocol';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { errorsOf, launchBrowser } from './helpers/browser.js';
-import type { TestBrowser } from './helpers/browser.js';
 import {
   FIXTURES,
   framesOf,
@@ -21,8 +21,11 @@ import {
 } from './helpers/cli.js';
 import {
   get,
+  inspectorPerTest,
   lastFrameInView,
   logged,
+  openReady,
+  sharedInspector,
   startInspector,
   stopInspector,
   watchStreamedText,
@@ -43,18 +46,10 @@ describe.each([
   ['TypeScript', TS_RUNTIME],
   ['Python', PY_RUNTIME],
 ])('dsh-sdk inspect against the %s reference runtime', (_name, runtime) => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(runtime);
 
   test('serves 127.0.0.1 only to requests carrying its token and naming the loopback host', async () => {
-    const { url } = inspector;
+    const { url } = shared.inspector();
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.searchParams.get('token')).toMatch(/^[\w-]{32}$/);
     expect(await get(url)).toBe(200);
@@ -68,9 +63,7 @@ describe.each([
   });
 
   test('a prompt typed in the page streams its reply into the timeline, then an image follows', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     expect(await page.textContent('#live-status')).toContain('deepseek-harness-sdk-runtime');
     expect(await page.isVisible('#prompt-form')).toBe(true);
     expect(await page.isHidden('#init-form')).toBe(true);
@@ -175,10 +168,10 @@ describe.each([
     await page.close();
 
     // Stopping shuts the runtime down; the trace file holds what the page showed, and more.
-    inspector.child.kill('SIGTERM');
-    const { code } = await inspector.exited;
+    shared.inspector().child.kill('SIGTERM');
+    const { code } = await shared.inspector().exited;
     expect(code).toBe(0);
-    const records = readTraceFile(inspector.trace);
+    const records = readTraceFile(shared.inspector().trace);
     const frames = framesOf(records);
     expect(frames.length).toBeGreaterThanOrEqual(shownFrames);
     expect(frames.flatMap((f) => f.findings ?? [])).toEqual([]);
@@ -191,20 +184,10 @@ describe.each([
   ['TypeScript', TS_RUNTIME],
   ['Python', PY_RUNTIME],
 ])('the inspector session actions against the %s runtime', (_name, runtime) => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(runtime);
 
   test('Interrupt and Close reach the session just prompted; its lane marks both; the trace downloads', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     const sessionId = await page.inputValue('#prompt-new-session');
     // 100 ms before each of some 400 pieces: 40 s of streaming, far longer than a loaded machine
     // takes to click Interrupt after the first piece (4 s was not: the turn ended first).
@@ -282,7 +265,7 @@ describe.each([
   test('a version 1 runtime reports no capabilities: no buttons', async () => {
     const old = await startInspector(runtime, undefined, ['--protocol-version', '1']);
     try {
-      const page = await browser.newPage();
+      const page = await shared.browser().newPage();
       await page.goto(old.url.href);
       await page.waitForSelector('#live-status[data-state="ready"]');
       expect(await page.locator('#session-actions button').count()).toBe(0);
@@ -339,25 +322,14 @@ describe('dsh-sdk inspect without a route', () => {
 });
 
 describe('a runtime that fails', () => {
-  let browser: TestBrowser;
-  let inspector: Started | undefined;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterEach(async () => {
-    await stopInspector(inspector);
-    inspector = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const inspectors = inspectorPerTest();
 
   test('a command that does not exist: the page and the terminal say ENOENT, nothing can be sent', async () => {
     const missing = join(tempDir(), 'no-such-runtime');
-    inspector = await startInspector(missing);
+    const inspector = await inspectors.start(missing);
     // The terminal says so at once, not only the page.
     await inspector.printed(`dsh-sdk inspect: cannot start ${missing}: spawn ${missing} ENOENT\n`);
-    const page = await browser.newPage();
+    const page = await inspectors.browser().newPage();
     await page.goto(inspector.url.href);
     await page.waitForSelector('#runtime-banner:not([hidden])');
     expect(await page.textContent('#runtime-banner-title')).toBe(
@@ -401,11 +373,8 @@ describe('a runtime that fails', () => {
 
   /** The inspector on the dies-mid-turn fixture, and a page on it once the runtime is ready. */
   async function openOnDiesMidTurn(): Promise<{ page: Page; command: string; started: Started }> {
-    const started = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
-    inspector = started; // stopped after the test
-    const page = await browser.newPage();
-    await page.goto(started.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const started = await inspectors.start(process.execPath, undefined, [DIES_MID_TURN]);
+    const page = await openReady(inspectors.browser(), started);
     return { page, command: `${process.execPath} ${DIES_MID_TURN}`, started };
   }
 
@@ -537,7 +506,7 @@ describe('a runtime that fails', () => {
     await page.close();
 
     // Each process has its trace: the first ends with exit 3, the second is recorded beside it.
-    await stopInspector(inspector);
+    await stopInspector(started);
     expect(readTraceFile(started.trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 3 });
     const second = readTraceFile(secondTrace);
     expect(second[0]).toMatchObject({ type: 'header' });

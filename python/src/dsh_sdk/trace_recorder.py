@@ -262,7 +262,7 @@ class TraceRecorder:
                     direction, request, t, "no response came before the recording ended"
                 )
             pending.clear()
-        exit_record = {
+        exit_record: dict[str, object] = {
             "type": "exit",
             "t": t,
             "exitCode": exit_code,

@@ -6,7 +6,9 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { launchBrowser } from './browser.js';
+import type { TestBrowser } from './browser.js';
 import { DSH_SDK, tempDir } from './cli.js';
 
 export interface Started {
@@ -126,4 +128,63 @@ export async function watchStreamedText(page: Page): Promise<void> {
       if (last !== undefined && seen.at(-1) !== last) seen.push(last);
     }).observe(detail, { subtree: true, childList: true, characterData: true });
   });
+}
+
+/**
+ * A describe block's browser and inspector on `runtime`, started before its tests and stopped
+ * after them. `open()` opens a page on the inspector once its runtime is ready.
+ */
+export function sharedInspector(runtime: string): {
+  readonly browser: () => TestBrowser;
+  readonly inspector: () => Started;
+  readonly open: () => Promise<Page>;
+} {
+  let browser: TestBrowser | undefined;
+  let inspector: Started | undefined;
+  beforeAll(async () => {
+    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
+  });
+  afterAll(async () => {
+    await stopInspector(inspector);
+    await browser?.close();
+  });
+  return {
+    browser: () => browser!,
+    inspector: () => inspector!,
+    open: () => openReady(browser!, inspector!),
+  };
+}
+
+/**
+ * A describe block's browser, and an inspector per test (`start` as {@link startInspector}),
+ * stopped after each test.
+ */
+export function inspectorPerTest(): {
+  readonly browser: () => TestBrowser;
+  readonly start: (...args: Parameters<typeof startInspector>) => Promise<Started>;
+} {
+  let browser: TestBrowser | undefined;
+  let inspector: Started | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await stopInspector(inspector);
+    inspector = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    browser: () => browser!,
+    start: async (...args) => (inspector = await startInspector(...args)),
+  };
+}
+
+/** A new page on the inspector, once its runtime is initialized. */
+export async function openReady(browser: TestBrowser, inspector: Started): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(inspector.url.href);
+  await page.waitForSelector('#live-status[data-state="ready"]');
+  return page;
 }
