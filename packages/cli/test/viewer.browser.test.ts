@@ -17,6 +17,7 @@ import {
   recordInterruptedTrace,
   recordInvalidTrace,
   recordOverlappingTrace,
+  recordReopenedTrace,
   recordPythonClientTrace,
   viewTrace,
 } from './helpers/traces.js';
@@ -496,6 +497,40 @@ describe('spans that end with the trace', () => {
     expect(shutdown.right - shutdown.left).toBeCloseTo(3, 0);
     expect(shutdown.right).toBeLessThanOrEqual(shutdown.trackRight + 0.5);
     expect(Math.abs(shutdown.left - (shutdown.trackLeft + 0.999 * trackWidth))).toBeLessThan(3);
+  });
+});
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('a session closed and prompted again, recorded from the %s runtime', (_name, runtime) => {
+  test('shows each life of the id as a session of its own', async () => {
+    const page = await open(await viewTrace(await recordReopenedTrace(runtime)));
+    const lanes = await page.$$eval('.tl-labels [data-lane]', (nodes) =>
+      nodes.map((n) => [
+        (n as HTMLElement).dataset['lane'],
+        n.querySelector('.tl-label-name')?.textContent,
+        n.querySelector('.tl-label-meta')?.textContent,
+      ]),
+    );
+    expect(lanes).toEqual([
+      ['', 'connection', ''],
+      ['s1', 's1', 'closed · 2'],
+      ['s1#2', 's1 · life 2', '1 turn'],
+    ]);
+    expect(await page.textContent('#stats')).toContain('2 sessions');
+    const replies = (): Promise<string[]> =>
+      page.$$eval('#detail [data-testid="streamed-text"]', (n) =>
+        n.map((x) => x.textContent ?? ''),
+      );
+    await page.click('.tl-label[data-lane="s1"]');
+    expect(await replies()).toEqual(['Echo: first', 'Echo: second']);
+    await page.click('.tl-label[data-lane="s1#2"]');
+    expect(await replies()).toEqual(['Echo: third']);
+    // The second life's prompt answer and events are its own, in the list too.
+    await page.selectOption('#filter-session', 's1#2');
+    expect(await visibleCells(page, 'method')).toContain('result #5 session/prompt');
+    expect(await visibleCells(page, 'method')).not.toContain('result #2 session/prompt');
   });
 });
 

@@ -181,6 +181,40 @@ export async function recordInterruptedTrace(runtime: string): Promise<string> {
   return trace;
 }
 
+/**
+ * A session closed and prompted again, recorded by the proxy: `s1` answers two prompts, is
+ * closed, and is prompted once more (a new session under the same id); each prompt is awaited to
+ * its session's idle.
+ */
+export async function recordReopenedTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'reopened.trace.ndjson');
+  const child = spawn(DSH_SDK, ['trace', '--quiet', '--out', trace, '--', runtime], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  const peer = new HarnessSdkClientPeer(
+    new JsonRpcLineTransport({ input: child.stdout, output: child.stdin }).start(),
+  );
+  let idle: () => void = () => {};
+  peer.onSessionStatus(({ status }) => status === 'idle' && idle());
+  const prompt = async (text: string): Promise<void> => {
+    const done = new Promise<void>((resolve) => (idle = resolve));
+    await peer.sessionPrompt({ sessionId: 's1', contentBlocks: [{ type: 'text', text }] });
+    await done;
+  };
+  await peer.initialize({ cwd: '/work', provider: 'echo', model: 'echo-1', protocolVersion: 2 });
+  await prompt('first');
+  await prompt('second');
+  await peer.sessionClose({ sessionId: 's1' });
+  await prompt('third');
+  await peer.shutdown();
+  const code = await exited;
+  if (code !== 0) throw new Error(`the proxy exited ${code}`);
+  return trace;
+}
+
 /** The Python reference client's interpreter and a script run with it. */
 export const PYTHON = join(REPO_ROOT, 'python/.venv/bin/python');
 
