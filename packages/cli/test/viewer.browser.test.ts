@@ -513,19 +513,29 @@ describe.each([
         n.querySelector('.tl-label-meta')?.textContent,
       ]),
     );
+    // The child of each life is a life of its own too, nested under its parent's.
     expect(lanes).toEqual([
       ['', 'connection', ''],
       ['s1', 's1', 'closed · 2'],
+      ['s1/child1', 's1/child1', 'closed · 1'],
       ['s1#2', 's1 · life 2', '1 turn'],
+      ['s1/child1#2', 's1/child1 · life 2', '1 turn'],
     ]);
-    expect(await page.textContent('#stats')).toContain('2 sessions');
+    expect(await page.textContent('#stats')).toContain('4 sessions');
     const replies = (): Promise<string[]> =>
       page.$$eval('#detail [data-testid="streamed-text"]', (n) =>
         n.map((x) => x.textContent ?? ''),
       );
     await page.click('.tl-label[data-lane="s1"]');
-    expect(await replies()).toEqual(['Echo: first', 'Echo: second']);
+    expect(await page.textContent('#detail [data-fact="children"] dd')).toBe('s1/child1');
+    const first = await replies();
+    expect(first).toHaveLength(2);
+    expect(first[1]).toBe('Echo: second');
     await page.click('.tl-label[data-lane="s1#2"]');
+    expect(await replies()).toHaveLength(1);
+    expect(await page.textContent('#detail [data-fact="children"] dd')).toBe('s1/child1 · life 2');
+    await page.click('.tl-label[data-lane="s1/child1#2"]');
+    expect(await page.textContent('#detail [data-fact="parent"] dd')).toBe('s1 · life 2');
     expect(await replies()).toEqual(['Echo: third']);
     // The second life's prompt answer and events are its own, in the list too.
     await page.selectOption('#filter-session', 's1#2');

@@ -182,9 +182,9 @@ export async function recordInterruptedTrace(runtime: string): Promise<string> {
 }
 
 /**
- * A session closed and prompted again, recorded by the proxy: `s1` answers two prompts, is
- * closed, and is prompted once more (a new session under the same id); each prompt is awaited to
- * its session's idle.
+ * A session closed and prompted again, recorded by the proxy: `s1` delegates, answers a prompt,
+ * is closed, and delegates once more (a new session under the same id, whose child has the id of
+ * the first one's); each prompt is awaited to its session's idle.
  */
 export async function recordReopenedTrace(runtime: string): Promise<string> {
   const trace = join(tempDir(), 'reopened.trace.ndjson');
@@ -198,17 +198,19 @@ export async function recordReopenedTrace(runtime: string): Promise<string> {
     new JsonRpcLineTransport({ input: child.stdout, output: child.stdin }).start(),
   );
   let idle: () => void = () => {};
-  peer.onSessionStatus(({ status }) => status === 'idle' && idle());
+  peer.onSessionStatus(
+    ({ sessionId, status }) => sessionId === 's1' && status === 'idle' && idle(),
+  );
   const prompt = async (text: string): Promise<void> => {
     const done = new Promise<void>((resolve) => (idle = resolve));
     await peer.sessionPrompt({ sessionId: 's1', contentBlocks: [{ type: 'text', text }] });
     await done;
   };
   await peer.initialize({ cwd: '/work', provider: 'echo', model: 'echo-1', protocolVersion: 2 });
-  await prompt('first');
+  await prompt('/delegate first');
   await prompt('second');
   await peer.sessionClose({ sessionId: 's1' });
-  await prompt('third');
+  await prompt('/delegate third');
   await peer.shutdown();
   const code = await exited;
   if (code !== 0) throw new Error(`the proxy exited ${code}`);
