@@ -20,6 +20,8 @@ export interface TimelineHandlers {
 
 /** The track is at most this many times wider than the view (browsers lay out ~33M px). */
 const MAX_ZOOM = 16_384;
+/** A scroll this soon after a person's wheel or key is theirs. */
+const PERSON_SCROLL_MS = 500;
 /** Focusing on a lane zooms in this far at most. */
 const FOCUS_MAX_ZOOM = 256;
 
@@ -38,6 +40,7 @@ export class TimelineView {
   /** The scroll position last set here: a scroll event elsewhere is a person's. */
   #ownScrollLeft: number | undefined;
   #axisFrame = 0;
+  readonly #person: PersonScrolling;
 
   /** `live`: the trace grows, and follow mode (on at first) keeps its newest activity in view. */
   constructor(root: HTMLElement, model: TraceModel, handlers: TimelineHandlers, live: boolean) {
@@ -78,7 +81,10 @@ export class TimelineView {
       event.preventDefault();
       this.#zoomBy(event.deltaY < 0 ? 1 : -1);
     });
+    this.#person = new PersonScrolling(this.#tracks);
     this.#tracks.addEventListener('scroll', () => this.#onScroll(), { passive: true });
+    // A narrower or wider view keeps its window.
+    new ResizeObserver(() => this.#applyView()).observe(this.#tracks);
     this.#inner.addEventListener('click', (event) => {
       const target = (event.target as HTMLElement).closest<HTMLElement>('[data-row]');
       if (target) handlers.onRow(Number(target.dataset['row']));
@@ -161,12 +167,15 @@ export class TimelineView {
   }
 
   #onScroll(): void {
-    const own = this.#ownScrollLeft;
-    if (own === undefined || Math.abs(this.#tracks.scrollLeft - own) > 1) {
+    const moved = Math.abs(this.#tracks.scrollLeft - (this.#ownScrollLeft ?? -2)) > 1;
+    if (moved && this.#person.scrolling()) {
       // A person scrolled: the view stays where they put it.
-      this.#ownScrollLeft = undefined;
       this.#mode = this.#visibleWindow();
       this.#followButton.setAttribute('aria-pressed', 'false');
+    } else if (moved) {
+      // The layout moved it (the track narrowed, say): back to where the mode says.
+      this.#applyView();
+      return;
     }
     if (this.#axisFrame !== 0) return;
     this.#axisFrame = requestAnimationFrame(() => {
@@ -240,5 +249,31 @@ export class TimelineView {
       }
     }
     if (start <= end) this.focusRange(start, end);
+  }
+}
+
+/**
+ * Whether a scroll of `element` is a person's: the wheel, a key, or the scrollbar dragged just
+ * before it. Scrolls the page makes (a layout change clamping the position) are not.
+ */
+class PersonScrolling {
+  #inputAt = -Infinity;
+  #dragging = false;
+
+  constructor(element: HTMLElement) {
+    const now = (): void => void (this.#inputAt = performance.now());
+    element.addEventListener('wheel', now, { passive: true });
+    element.addEventListener('keydown', now);
+    element.addEventListener('pointerdown', () => (this.#dragging = true));
+    for (const type of ['pointerup', 'pointercancel']) {
+      window.addEventListener(type, () => {
+        if (this.#dragging) now();
+        this.#dragging = false;
+      });
+    }
+  }
+
+  scrolling(): boolean {
+    return this.#dragging || performance.now() - this.#inputAt < PERSON_SCROLL_MS;
   }
 }

@@ -2,7 +2,8 @@
 // runtime streaming a long reply a chunk every 100 ms after a pause: on at first, it keeps the
 // turn in view and readable (not a sliver at the end of a trace that began long before); a zoom,
 // a scroll or fit turns it off, and the view then stays where it was put while the turn runs on
-// past its edge; the follow button turns it back on. A console error fails the test.
+// past its edge; the follow button turns it back on; the page resizing is not a scroll and
+// leaves it on. A console error fails the test.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { errorsOf } from './helpers/browser.js';
@@ -101,9 +102,17 @@ describe('follow mode', () => {
       seen = await nextFrames(page, sessionId, seen);
       expectFollowed(seen);
     }
+    // A narrower window moves the track under the view, which is not a person scrolling: it
+    // follows on.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    seen = await nextFrames(page, sessionId, seen);
+    expect(await pressed(page)).toBe('true');
+    expectFollowed(seen);
 
-    // A scroll by hand turns it off, and so does fit (which shows the whole trace).
-    await page.$eval('.tl-tracks', (tracks) => tracks.scrollBy({ left: -200 }));
+    // A scroll by hand (the wheel, sideways) turns it off, and so does fit (the whole trace).
+    const tracks = await page.$eval('.tl-tracks', (n) => n.getBoundingClientRect().toJSON());
+    await page.mouse.move(tracks.left + tracks.width / 2, tracks.top + tracks.height / 2);
+    await page.mouse.wheel(-200, 0);
     await page.waitForFunction(
       () =>
         document.querySelector('.tl-zoom button[data-follow]')?.getAttribute('aria-pressed') ===

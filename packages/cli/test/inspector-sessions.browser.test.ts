@@ -123,7 +123,9 @@ describe('the page before and around a delegation', () => {
     });
     expect(await page.isEnabled('#filter-event')).toBe(true);
     // The name is cut short (…) before the count, with room between them, inside the label.
-    const boxes = await page.$eval(child, (label) => {
+    // Found and measured in one go: the timeline redraws its lanes as frames keep coming.
+    const boxes = await page.evaluate((selector) => {
+      const label = document.querySelector(selector)!;
       const box = (n: Element) => n.getBoundingClientRect();
       const name = label.querySelector('.tl-label-name')!;
       return {
@@ -132,7 +134,7 @@ describe('the page before and around a delegation', () => {
         meta: box(label.querySelector('.tl-label-meta')!).toJSON() as DOMRect,
         cut: name.scrollWidth > name.clientWidth,
       };
-    });
+    }, child);
     expect(boxes.cut, JSON.stringify(boxes)).toBe(true);
     expect(boxes.meta.left - boxes.name.right).toBeGreaterThanOrEqual(4);
     expect(boxes.name.left).toBeGreaterThanOrEqual(boxes.label.left);
