@@ -8,7 +8,6 @@
 // is then all there is. The runtime is signalled directly, and its status read through its
 // launcher at the end.
 import type { ChildProcess } from 'node:child_process';
-import { basename } from 'node:path';
 import {
   commandOf,
   descriptorOf,
@@ -19,6 +18,7 @@ import {
   UNKNOWN_STATUS,
 } from './runtime-process.js';
 import type { ExitStatus, ProcessInfo } from './runtime-process.js';
+import { startsWithLauncher } from './launchers.js';
 
 /** The runtime process as known so far. */
 export interface RuntimeProcess {
@@ -38,29 +38,6 @@ const FIRST_LOOK_MS = 50;
 const LAST_LOOK_MS = 1000;
 /** Looks in a row that found the same runtime: it is settled. */
 const SETTLED_LOOKS = 3;
-
-/** Programs that start another program and may stay its parent, by their first word. */
-const LAUNCHERS: ReadonlySet<string> = new Set([
-  'npm',
-  'npx',
-  'pnpm',
-  'pnpx',
-  'yarn',
-  'env',
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
-  'uv',
-  'uvx',
-  'pipx',
-  'poetry',
-]);
-
-/** Whether a command line looks like a launcher that may still be starting the runtime. */
-export function looksLikeLauncher(command: string): boolean {
-  return LAUNCHERS.has(basename(command.split(' ')[0] ?? ''));
-}
 
 export class RuntimeTracker {
   readonly #child: ChildProcess;
@@ -95,7 +72,7 @@ export class RuntimeTracker {
     // A launcher at the end of the chain may still be starting the runtime, until nothing
     // changed for a few looks.
     const unsure =
-      chosen !== undefined && looksLikeLauncher(chosen.command) && this.#sameFor < SETTLED_LOOKS;
+      chosen !== undefined && startsWithLauncher(chosen.command) && this.#sameFor < SETTLED_LOOKS;
     return {
       pid: unsure ? undefined : chosen?.pid,
       ...(this.#launcher === undefined ? {} : { launcher: this.#launcher }),

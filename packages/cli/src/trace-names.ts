@@ -1,29 +1,19 @@
 // Names for the inspector's traces: the file a download is saved as (the runtime's name and when
 // it started) and where `--out` puts each run's.
 import { basename, join, parse } from 'node:path';
+import { LAUNCHERS } from './launchers.js';
 
-/** Words of a command line that start another program rather than name the runtime. */
-const LAUNCHER_WORDS: ReadonlySet<string> = new Set([
-  'npx',
-  'pnpx',
-  'bunx',
-  'uvx',
-  'npm',
-  'pnpm',
-  'yarn',
-  'bun',
-  'uv',
-  'pipx',
+/**
+ * Words of a command line that start the runtime rather than name it: launchers, their
+ * subcommands, interpreters.
+ */
+const STARTING_WORDS: ReadonlySet<string> = new Set([
+  ...LAUNCHERS,
   'exec',
   'dlx',
   'run',
-  'env',
   'node',
   'deno',
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
 ]);
 
 /** A package spec or file as a name: `@dsh-sdk/runtime@1.0` → `dsh-sdk-runtime`, `x/a.mjs` → `a`. */
@@ -46,7 +36,7 @@ export function runtimeName(command: readonly string[]): string {
     const skipped =
       word.startsWith('-') ||
       /^[A-Za-z_]\w*=/.test(word) ||
-      LAUNCHER_WORDS.has(base) ||
+      STARTING_WORDS.has(base) ||
       /^python[\d.]*$/.test(base);
     if (!skipped) return nameOf(word);
   }
