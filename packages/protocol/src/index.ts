@@ -107,6 +107,7 @@ export type {
   TraceFindingRecord,
   TraceFrame,
   TraceHeader,
+  TraceLauncher,
   TraceMessageKind,
   TraceRecord,
 } from './trace-format.js';
