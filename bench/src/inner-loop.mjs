@@ -3,7 +3,9 @@
 // repository (never the real one), regenerates (`idl-gen generate`, what `pnpm generate` runs
 // through turbo), then times `pnpm test:quick`. Side by side, in alternating order, the same
 // round on a copy of REF (default: main; `--base ''` for none), whose test:quick is the one
-// before this work. Prints every time, the median and min–max, and the load average.
+// before this work. Prints every time, the median and min–max, the CPU time (user + system, every
+// process of the run: on a loaded machine the part of the time that is the run's own), and the
+// load average.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -65,13 +67,26 @@ function scratchCopy(ref) {
   return copy;
 }
 
+/** GNU time reports the CPU time of the run and of every process it waited for. */
+const TIME = '/usr/bin/time';
+
 function run(copy, args) {
+  const cpuFile = join(copy, '.bench-cpu');
+  const [file, argv] = existsSync(TIME)
+    ? [TIME, ['-f', '%U %S', '-o', cpuFile, pnpm, ...args]]
+    : [pnpm, args];
   const started = process.hrtime.bigint();
-  const result = spawnSync(pnpm, args, { cwd: copy, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const result = spawnSync(file, argv, { cwd: copy, encoding: 'utf8', maxBuffer: 64 << 20 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0)
     throw new Error(`${args.join(' ')} failed in ${copy}:\n${result.stdout}${result.stderr}`);
-  return { seconds, out: result.stdout };
+  const cpu = existsSync(cpuFile)
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .reduce((sum, part) => sum + Number(part), 0)
+    : NaN;
+  return { seconds, cpu, out: result.stdout };
 }
 
 function editIdl(copy, round) {
@@ -94,6 +109,7 @@ const median = (xs) => {
 
 const copies = {};
 const times = {};
+const cpuTimes = {};
 const generateTimes = {};
 try {
   for (const [name, ref] of [
@@ -102,6 +118,7 @@ try {
   ]) {
     copies[name] = scratchCopy(ref);
     times[name] = [];
+    cpuTimes[name] = [];
     generateTimes[name] = [];
   }
   console.log(`inner loop: ${rounds} rounds, ${os.cpus().length} cores; load average ${load()}`);
@@ -111,10 +128,12 @@ try {
     for (const name of order) {
       editIdl(copies[name], round);
       generateTimes[name].push(run(copies[name], ['-s', 'exec', 'idl-gen', 'generate']).seconds);
-      const { seconds } = run(copies[name], ['-s', 'test:quick']);
+      const { seconds, cpu } = run(copies[name], ['-s', 'test:quick']);
       times[name].push(seconds);
+      cpuTimes[name].push(cpu);
       console.log(
-        `  round ${round + 1} ${name.padEnd(10)} test:quick ${seconds.toFixed(1)} s  (load ${load()})`,
+        `  round ${round + 1} ${name.padEnd(10)} test:quick ${seconds.toFixed(1)} s, ` +
+          `CPU ${cpu.toFixed(1)} s  (load ${load()})`,
       );
     }
   }
@@ -122,7 +141,8 @@ try {
     const xs = times[name];
     console.log(
       `${name.padEnd(10)} test:quick after a one-line IDL edit: median ${median(xs).toFixed(1)} s, ` +
-        `min–max ${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} s; ` +
+        `min–max ${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} s, ` +
+        `CPU median ${median(cpuTimes[name]).toFixed(1)} s; ` +
         `idl-gen generate before it: median ${median(generateTimes[name]).toFixed(1)} s`,
     );
   }
