@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so the generator needs no build step.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+// Runs the TypeScript CLI through tsx's loader, in this process: no build step, and no second
+// process to forward signals to (the watcher's Ctrl-C handling needs them).
+import { register } from 'tsx/esm/api';
 
-const require = createRequire(import.meta.url);
-const tsxCli = require.resolve('tsx/cli');
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const { status } = spawnSync(process.execPath, [tsxCli, main, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
-process.exit(status ?? 1);
+register();
+await import('../src/main.ts');

@@ -1,36 +1,43 @@
 // CLI: `idl-gen <command> [options]`. Each command parses its own options strictly (node:util).
-import { breakingCommand } from './cli/breaking-command.js';
 import type { Command } from './cli/command.js';
 import { UsageError, parseCommandArgs } from './cli/command.js';
-import { generateCommand } from './cli/generate-command.js';
-import { releaseCommand } from './cli/release-command.js';
-import { summaryCommand } from './cli/summary-command.js';
 import { IdlError } from './idl/source.js';
 
-const COMMANDS: readonly Command[] = [
-  generateCommand,
-  summaryCommand,
-  releaseCommand,
-  breakingCommand,
-];
+/**
+ * Each command's module, loaded when it is named: a command pays for its own imports only
+ * (`idl-gen quick` has its vector processes running before the emitters have loaded).
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  generate: async () => (await import('./cli/generate-command.js')).generateCommand,
+  summary: async () => (await import('./cli/summary-command.js')).summaryCommand,
+  release: async () => (await import('./cli/release-command.js')).releaseCommand,
+  breaking: async () => (await import('./cli/breaking-command.js')).breakingCommand,
+  quick: async () => (await import('./cli/quick-command.js')).quickCommand,
+};
 
-const USAGE = `Usage: idl-gen <command> [options]
+const allCommands = (): Promise<Command[]> =>
+  Promise.all(Object.values(COMMANDS).map((load) => load()));
+
+async function usage(): Promise<string> {
+  return `Usage: idl-gen <command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+${(await allCommands()).map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 
 Run \`idl-gen <command> --help\` for a command's options.
 `;
+}
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h') {
-    process.stdout.write(USAGE);
+    process.stdout.write(await usage());
     return 0;
   }
   if (name === undefined) throw new UsageError('missing command', null);
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) throw new UsageError(describeUnknown(name), null);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) throw new UsageError(await describeUnknown(name), null);
+  const command = await load();
   const values = parseCommandArgs(command, rest);
   if (values['help'] === true) {
     process.stdout.write(command.help);
@@ -39,12 +46,12 @@ async function main(argv: readonly string[]): Promise<number> {
   return command.run(values);
 }
 
-function describeUnknown(name: string): string {
+async function describeUnknown(name: string): Promise<string> {
   if (!name.startsWith('-'))
-    return `unknown command '${name}' (commands: ${COMMANDS.map((c) => c.name).join(', ')})`;
-  const owners = COMMANDS.filter((c) => name.slice(2) in c.options).map(
-    (c) => `idl-gen ${c.name} ${name}`,
-  );
+    return `unknown command '${name}' (commands: ${Object.keys(COMMANDS).join(', ')})`;
+  const owners = (await allCommands())
+    .filter((c) => name.slice(2) in c.options)
+    .map((c) => `idl-gen ${c.name} ${name}`);
   return `unknown option '${name}'${owners.length > 0 ? `; did you mean ${owners.join(' or ')}?` : ' before the command'}`;
 }
 
@@ -68,7 +75,17 @@ function reportFailure(error: unknown): number {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => process.exit(reportFailure(error)),
+/** Exits once stdout and stderr have taken everything: process.exit drops what a pipe has not
+ * taken yet (a long `generate --check` diff lost its summary at the end). */
+function exitWhenFlushed(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) =>
+  exitWhenFlushed(reportFailure(error)),
 );

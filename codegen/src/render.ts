@@ -1,6 +1,7 @@
 // Run every emitter in memory and format the results; the same text is written or compared.
-import { format, resolveConfig } from 'prettier';
+import { format, resolveConfig, version as PRETTIER_VERSION } from 'prettier';
 import { join } from 'node:path';
+import { cachedText } from './inner-loop/output-cache.js';
 import type { Model } from './idl/model.js';
 import type { OutputFile } from './printer/generated-file.js';
 import { listReleasedVersions } from './release/released-files.js';
@@ -27,5 +28,9 @@ export async function renderAll(model: Model, root: string): Promise<OutputFile[
 async function formatOutput(output: OutputFile, config: object): Promise<OutputFile> {
   const parser = PRETTIER_PARSER[output.language];
   if (!parser) return output;
-  return { ...output, content: await format(output.content, { ...config, parser }) };
+  const options = { ...config, parser };
+  const content = await cachedText('prettier', [PRETTIER_VERSION, options, output.content], () =>
+    format(output.content, options),
+  );
+  return { ...output, content };
 }

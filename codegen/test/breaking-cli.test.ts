@@ -298,7 +298,7 @@ describe('the command line', () => {
       const command = run('breakin');
       expect(command.code).toBe(2);
       expect(command.err).toMatch(
-        /unknown command 'breakin' \(commands: generate, summary, release, breaking\)/,
+        /unknown command 'breakin' \(commands: generate, summary, release, breaking, quick\)/,
       );
       expect(run().err).toMatch(/missing command/);
     },

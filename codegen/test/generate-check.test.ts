@@ -135,6 +135,9 @@ describe('determinism', () => {
     async () => {
       const { loadIdlFile } = await import('../src/idl/load.js');
       const { renderAll } = await import('../src/render.js');
+      // Each render computes every output: from the output cache, both would be the same entries.
+      const { disableOutputCache } = await import('../src/inner-loop/output-cache.js');
+      disableOutputCache();
       const model = loadIdlFile(join(repo, 'protocol.idl.json'));
       const first = await renderAll(model, repo);
       const second = await renderAll(model, repo);

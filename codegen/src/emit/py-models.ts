@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedTextSync } from '../inner-loop/output-cache.js';
+import { pythonToolFingerprint } from '../inner-loop/tool-fingerprint.js';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
@@ -106,9 +108,16 @@ export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
 
 export function runDatamodelCodegen(bundle: SchemaBundle): string {
   const executable = locateDatamodelCodegen();
+  const schema = `${JSON.stringify(bundle, null, 2)}\n`;
+  // Reused when the schema, the options and every installed tool version are the same.
+  const key = [pythonToolFingerprint(executable), DMCG_OPTIONS, FORMATTER_SETTINGS, schema];
+  return cachedTextSync('datamodel-codegen', key, () => generateModels(executable, schema));
+}
+
+function generateModels(executable: string, schema: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-py-models-'));
   try {
-    writeFileSync(join(dir, 'protocol.schema.json'), `${JSON.stringify(bundle, null, 2)}\n`);
+    writeFileSync(join(dir, 'protocol.schema.json'), schema);
     writeFileSync(join(dir, 'pyproject.toml'), FORMATTER_SETTINGS);
     const args = ['--input', 'protocol.schema.json', '--output', 'models.py', ...DMCG_OPTIONS];
     run(executable, args, dir);
