@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  capabilityGuarding,
   HarnessSdkClientPeer,
   JsonRpcLineTransport,
   LATEST_PROTOCOL_VERSION,
@@ -33,7 +34,7 @@ import {
   RunTimeoutError,
   RuntimeSurvivedKillError,
 } from './errors.js';
-import type { CapabilityName, RuntimeExit } from './errors.js';
+import type { RuntimeExit } from './errors.js';
 import { NotificationHub } from './notifications.js';
 import type { HarnessNotification, NotificationListener } from './notifications.js';
 import { RunTracker } from './run-tracker.js';
@@ -266,7 +267,7 @@ export class HarnessClient {
     const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
     return this.#call(
       (async () => {
-        this.#requireCapability('sessionClose', Method.sessionClose);
+        this.#requireCapability(Method.sessionClose);
         requireValidParams(Method.sessionClose, { sessionId });
         return this.#peer.sessionClose({ sessionId }, bounded);
       })(),
@@ -278,16 +279,18 @@ export class HarnessClient {
     return this.#handshake;
   }
 
-  #requireCapability(capability: CapabilityName, method: string): void {
-    if (this.capabilities[capability] !== true)
-      throw new CapabilityNotSupportedError(capability, method, this.protocolVersion);
+  /** Throws, before anything is sent, when the capability that guards `method` was not reported. */
+  #requireCapability(method: string): void {
+    const capability = capabilityGuarding(method);
+    if (capability && this.capabilities[capability.name] !== true)
+      throw new CapabilityNotSupportedError(capability.name, method, this.protocolVersion);
   }
 
   async #sendInterrupt(
     sessionId: string,
     options: RequestOptions,
   ): Promise<SessionInterruptResult> {
-    this.#requireCapability('sessionInterrupt', Method.sessionInterrupt);
+    this.#requireCapability(Method.sessionInterrupt);
     requireValidParams(Method.sessionInterrupt, { sessionId });
     return this.#peer.sessionInterrupt(
       { sessionId },
@@ -297,7 +300,8 @@ export class HarnessClient {
 
   /** Whether cancelling a run tells the runtime (it reported `sessionInterrupt`). */
   get #canInterrupt(): boolean {
-    return this.#handshake?.capabilities?.sessionInterrupt === true;
+    const capability = capabilityGuarding(Method.sessionInterrupt);
+    return capability === undefined || this.#handshake?.capabilities?.[capability.name] === true;
   }
 
   /** The runtime's process id. */

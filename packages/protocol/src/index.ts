@@ -56,8 +56,10 @@ export {
   isTurnStartEvent,
   isUserMessageEvent,
 } from './gen/guards.gen.js';
-export { METHODS, Method } from './gen/methods.gen.js';
+export { CAPABILITIES, METHODS, Method } from './gen/methods.gen.js';
 export type {
+  CapabilityInfo,
+  CapabilityName,
   HarnessSdkNotificationMap,
   HarnessSdkRequestMap,
   MethodInfo,
@@ -111,3 +113,4 @@ export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './t
 export { TraceFileWriter } from './trace-writer.js';
 export type { TraceFileWriterOptions } from './trace-writer.js';
 export { playingVersion } from './version-gate.js';
+export { capabilitiesAt, capabilityGuarding } from './capabilities.js';
