@@ -94,8 +94,9 @@ export { toViolations } from './violations.js';
 export { METHOD_VALIDATORS } from './gen/validators.gen.js';
 export type { MethodValidators } from './gen/validators.gen.js';
 
-// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types.
-export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
+// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types
+// (generated from trace-format.schema.json, the format's one definition).
+export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.gen.js';
 export type {
   TraceDirection,
   TraceEndOfStream,
@@ -107,7 +108,7 @@ export type {
   TraceHeader,
   TraceMessageKind,
   TraceRecord,
-} from './trace-format.js';
+} from './trace-format.gen.js';
 export { TraceRecorder } from './trace-recorder.js';
 export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
 export { TraceFileWriter } from './trace-writer.js';
