@@ -24,7 +24,13 @@ export {
 export type { TransportCloseReason } from './errors.js';
 export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
 export type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
-export { DEFAULT_MAX_FRAME_BYTES, ErrorCode, SERVER_NAME } from './gen/constants.gen.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  ErrorCode,
+  MAX_NESTING_DEPTH,
+  MAX_SAFE_INTEGER,
+  SERVER_NAME,
+} from './gen/constants.gen.js';
 export type { DiagnosticReason } from './gen/constants.gen.js';
 
 // Generated from protocol.idl.json. Every payload, frame and vocabulary type, by its IDL name.
