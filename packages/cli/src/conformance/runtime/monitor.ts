@@ -118,6 +118,7 @@ export class WireMonitor {
     if (!line.message) {
       const what = Array.isArray(line.value) ? 'an array (a batch)' : 'not an object';
       sink.fail('DSH-FRAME-002', `line ${line.index + 1} is ${what}: ${excerpt(line)}`);
+      if (Array.isArray(line.value)) this.#checkBatchAnswers(line, line.value);
       return;
     }
     sink.exercised('DSH-FRAME-002');
@@ -152,7 +153,12 @@ export class WireMonitor {
         return;
       default: {
         const hasBoth = message['result'] !== undefined && message['error'] !== undefined;
-        if (message['id'] !== undefined && message['method'] === undefined)
+        if (message['jsonrpc'] === undefined)
+          sink.fail(
+            'DSH-STDOUT-002',
+            `an object that is not a JSON-RPC message (a log line?): ${excerpt(line)}`,
+          );
+        else if (message['id'] !== undefined && message['method'] === undefined)
           sink.fail(
             'DSH-MSG-003',
             `a response with ${hasBoth ? 'both' : 'neither of'} result and error: ${excerpt(line)}`,
@@ -163,6 +169,19 @@ export class WireMonitor {
             `an object that is not a JSON-RPC message (a log line?): ${excerpt(line)}`,
           );
       }
+    }
+  }
+
+  /** Answers inside an array: to a forbidden id (a batch the runtime should have ignored). */
+  #checkBatchAnswers(line: ServerLine, items: readonly unknown[]): void {
+    for (const item of items) {
+      if (!isObject(item) || item['id'] === undefined) continue;
+      const forbidden = this.#forbidden.get(idKey(item['id']));
+      if (forbidden)
+        this.#sink.fail(
+          forbidden.requirement,
+          `answered ${forbidden.why}, in an array: ${excerpt(line)}`,
+        );
     }
   }
 

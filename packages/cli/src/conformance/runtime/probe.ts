@@ -4,7 +4,7 @@
 import { LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
 import { describeExit, lastLine } from '../process-group.js';
 import type { ProbeInfo } from './case-context.js';
-import type { JsonObject } from './server-line.js';
+import type { JsonObject, ServerLine } from './server-line.js';
 import { RuntimeWire, WaitTimeout } from './wire.js';
 
 /** The runtime cannot be judged: why, in one line. */
@@ -35,10 +35,12 @@ export async function probeRuntime(options: ProbeOptions): Promise<ProbeInfo> {
     });
     let answer: JsonObject;
     try {
-      answer = await wire.request('initialize', {
-        ...options.route,
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-      });
+      // Id 1, answered as 1 or "1": a runtime that changes id types is judged by the cases (DSH-MSG-001).
+      const params = { ...options.route, protocolVersion: LATEST_PROTOCOL_VERSION };
+      wire.sendRequest('initialize', params, 1);
+      const isAnswer = (l: ServerLine) =>
+        l.kind === 'response' && (l.message?.['id'] === 1 || l.message?.['id'] === '1');
+      answer = (await wire.waitFor(isAnswer, 'an answer to initialize')).message!;
     } catch (error) {
       if (!(error instanceof WaitTimeout)) throw error;
       const exit = await wire.waitExit(200);

@@ -179,7 +179,7 @@ export class RuntimeWire {
     return this.waitFor(
       (line) =>
         line.index >= from && line.kind === 'response' && idKey(line.message?.['id']) === key,
-      `an answer to ${what}`,
+      `answer to ${what}`,
       bound,
     ).then((line) => line.message as Answer);
   }
