@@ -22,8 +22,8 @@ from dsh_sdk.client import (
     JsonRpcResponseError,
     ProtocolError,
     RequestTimeoutError,
-    RunTimeoutError,
     RuntimeExitedError,
+    RunTimeoutError,
 )
 
 
