@@ -10,10 +10,10 @@ import { runView } from './view-command.js';
 const HELP = `Usage: dsh-sdk <verb> [options]
 
 Verbs:
-  trace     record a runtime's traffic through a transparent stdio proxy
-  view      turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
-  inspect   start a runtime behind the recorder and watch it live in the browser
-  conformance  judge a runtime or a client against the protocol (runtime|client)
+  trace        record a runtime's traffic through a transparent stdio proxy
+  view         turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
+  inspect      start a runtime behind the recorder and watch it live in the browser
+  conformance  judge a runtime or a client against the protocol (conformance runtime|client)
 
 Run dsh-sdk <verb> --help for a verb's options.`;
 

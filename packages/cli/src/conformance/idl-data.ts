@@ -1,20 +1,29 @@
 // What the kit derives its cases from, read once: the IDL (bundled beside the kit at build time),
 // its schema bundle (from @dsh-sdk/protocol) and the golden vectors (bundled too).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Definitions } from './runtime/instances.js';
 import type { JsonObject } from './runtime/server-line.js';
 
-const dataUrl = (name: string) => new URL(`./data/${name}`, import.meta.url);
+/** The checkout, when the kit runs from its sources (the tests): the data is read in place. */
+const checkout = new URL('../../../../', import.meta.url);
+const bundled = new URL('./data/', import.meta.url);
+
+const dataUrl = (name: string) => new URL(name, bundled);
 
 let idlText: Buffer | undefined;
 let idl: JsonObject | undefined;
 let definitions: Definitions | undefined;
 let vectors: Readonly<Record<string, { text?: string; base64?: string }>> | undefined;
 
+const isBundled = (): boolean => existsSync(dataUrl('protocol.idl.json'));
+
 function idlBytes(): Buffer {
-  idlText ??= readFileSync(dataUrl('protocol.idl.json'));
+  idlText ??= readFileSync(
+    isBundled() ? dataUrl('protocol.idl.json') : new URL('protocol.idl.json', checkout),
+  );
   return idlText;
 }
 
@@ -39,13 +48,32 @@ export function schemaDefinitions(): Definitions {
   return definitions;
 }
 
+/**
+ * The golden vectors of a test-vectors/ folder by path, as text, or as base64 for the framing
+ * files, which hold bytes that are not UTF-8 on purpose (the build bundles this).
+ */
+export function readVectors(root: string): Record<string, { text?: string; base64?: string }> {
+  const files: Record<string, { text?: string; base64?: string }> = {};
+  for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (!/\.(ndjson|json)$/.test(name)) continue;
+    const path = name.split(sep).join('/');
+    const bytes = readFileSync(join(root, name));
+    files[path] = path.startsWith('framing/')
+      ? { base64: bytes.toString('base64') }
+      : { text: bytes.toString('utf8') };
+  }
+  return files;
+}
+
 /** The golden vectors by path under test-vectors/ (`exchanges/x.ndjson`). */
 function vectorFiles(): Readonly<Record<string, { text?: string; base64?: string }>> {
-  vectors ??= (
-    JSON.parse(readFileSync(dataUrl('golden-vectors.json'), 'utf8')) as {
-      files: Record<string, { text?: string; base64?: string }>;
-    }
-  ).files;
+  vectors ??= isBundled()
+    ? (
+        JSON.parse(readFileSync(dataUrl('golden-vectors.json'), 'utf8')) as {
+          files: Record<string, { text?: string; base64?: string }>;
+        }
+      ).files
+    : readVectors(fileURLToPath(new URL('test-vectors/', checkout)));
   return vectors;
 }
 

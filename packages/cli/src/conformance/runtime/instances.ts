@@ -5,7 +5,7 @@
 // a closed enum; integers also get a fraction. Each instance is kept only when the generated
 // validator refuses it at the expected pointer, so the kit never expects what the IDL accepts.
 import { METHOD_VALIDATORS, toViolations } from '@dsh-sdk/protocol';
-import type { MethodName } from '@dsh-sdk/protocol';
+import type { MethodName, Validator } from '@dsh-sdk/protocol';
 import { isObject } from './server-line.js';
 import type { JsonObject } from './server-line.js';
 
@@ -183,9 +183,9 @@ export function negativeInstances(
   paramsType: string,
   bases: readonly unknown[],
   definitions: Definitions,
+  validate: Validator<unknown> = METHOD_VALIDATORS[method as MethodName].params,
 ): NegativeInstance[] {
   const schema = resolve({ $ref: `${REF}${paramsType}` }, definitions);
-  const validate = METHOD_VALIDATORS[method as MethodName].params;
   const seen = new Set<string>();
   const out: NegativeInstance[] = [];
   for (const base of bases) {

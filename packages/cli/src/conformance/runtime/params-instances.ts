@@ -161,10 +161,13 @@ export function refusalsOf(method: string, route: JsonObject, version: number): 
     );
 }
 
+/** A durable image block: its attachment is some runtime's own, unknown to others. */
 const holdsAttachment = (value: unknown): boolean =>
   Array.isArray(value)
     ? value.some(holdsAttachment)
-    : isObject(value) && ('attachment' in value || Object.values(value).some(holdsAttachment));
+    : isObject(value) &&
+      ((value['type'] === 'image' && 'attachment' in value) ||
+        Object.values(value).some(holdsAttachment));
 
 /**
  * What `method`'s case sends that must be accepted: the IDL's examples and the golden valid

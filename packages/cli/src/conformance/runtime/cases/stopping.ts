@@ -1,96 +1,47 @@
-// Stopping turns (WIRE.md §9): `session/interrupt` and `session/close` on unknown, idle and
-// running sessions. A running turn is stopped after its first chunk, with the kit not reading
-// for a moment, so a runtime that writes with back-pressure is mid-turn when the request arrives.
+// Stopping turns (WIRE.md §9): `session/interrupt` and `session/close` on unknown and idle
+// sessions, and interrupting a running turn (how, in stop-attempts.ts).
 import type { RuntimeCaseContext } from '../case-context.js';
 import { describeAnswer } from '../case-context.js';
 import type { RuntimeCase } from '../case.js';
 import { orderProblems } from '../sequence-order.js';
 import type { JsonObject, ServerLine } from '../server-line.js';
-import {
-  LONG_PROMPT,
-  SHORT_PROMPT,
-  concerns,
-  eventOf,
-  isStatus,
-  runPrompt,
-  sleep,
-  textPrompt,
-} from '../turns.js';
-import type { Answer, RuntimeWire } from '../wire.js';
+import { LONG_PROMPT, SHORT_PROMPT, concerns, eventOf, isStatus, runPrompt } from '../turns.js';
+import type { RuntimeWire } from '../wire.js';
+import { abortProblem, promptAndStop, reasonOf, turnEnds, withAttempts } from './stop-attempts.js';
+import type { Stopped } from './stop-attempts.js';
 
-export interface Stopped {
-  readonly answer: Answer;
-  readonly answerLine: ServerLine;
-}
-
-/**
- * Sends `method` for `target` once `sessionId`'s turn streams (a child's, to stop its parent);
- * 'too-fast' when the turn ended first.
- */
-export async function stopWhileStreaming(
-  wire: RuntimeWire,
-  sessionId: string,
-  method: 'session/interrupt' | 'session/close',
-  from: number,
-  target = sessionId,
-): Promise<Stopped | 'too-fast'> {
-  const first = await wire.waitFor(
-    (l) =>
-      l.index >= from &&
-      (eventOf(l, sessionId, 'assistant/chunk') !== undefined ||
-        eventOf(l, sessionId, 'turn/end') !== undefined),
-    `the first assistant/chunk on ${sessionId}`,
-  );
-  if (eventOf(first, sessionId, 'turn/end')) return 'too-fast';
-  wire.pauseReading();
-  const id = wire.sendRequest(method, { sessionId: target });
-  await sleep(100);
-  wire.resumeReading();
-  const answer = await wire.answerTo(id, `${method} on ${target}`);
-  return { answer, answerLine: wire.lines.find((l) => l.message === answer)! };
-}
-
-const TOO_FAST = 'the turn ended before it could be stopped: make the runtime reply slower (--env)';
-
-/** The problems of a stopped turn's `turn/end` against the nested reason `kind`. */
-function abortProblem(turnEnd: ServerLine, sessionId: string, kind: string): string | undefined {
-  const reason = ((eventOf(turnEnd, sessionId)?.['data'] as JsonObject | undefined)?.['reason'] ??
-    {}) as JsonObject;
-  const nested = (reason['reason'] as JsonObject | undefined)?.['kind'];
-  return reason['kind'] === 'aborted' && nested === kind
-    ? undefined
-    : `the stopped turn ended ${JSON.stringify(reason)}, not {kind: "aborted", reason: {kind: "${kind}"}}`;
-}
-
-async function checkInterruptedTurn(
+/** Judges one interrupt of a lone streaming turn; 'raced' when the turn had ended first. */
+async function judgeInterrupt(
   ctx: RuntimeCaseContext,
   wire: RuntimeWire,
   session: string,
-  queued: boolean,
-): Promise<void> {
-  const from = wire.lines.length;
-  wire.sendRequest('session/prompt', textPrompt(session, LONG_PROMPT));
-  if (queued) wire.sendRequest('session/prompt', textPrompt(session, SHORT_PROMPT));
-  const stopped = await stopWhileStreaming(wire, session, 'session/interrupt', from);
-  const reqs = queued
-    ? ['DSH-INTERRUPT-005']
-    : ['DSH-INTERRUPT-003', 'DSH-INTERRUPT-004', 'DSH-INTERRUPT-005', 'DSH-EVENT-004'];
-  if (stopped === 'too-fast') return reqs.forEach((r) => ctx.notTested(r, TOO_FAST));
-  const result = stopped.answer['result'] as JsonObject | undefined;
+  stopped: Stopped,
+): Promise<'judged' | 'raced'> {
+  const { from, answer, answerLine } = stopped;
+  const result = answer['result'] as JsonObject | undefined;
   if (result?.['wasRunning'] !== true) {
+    const endedBefore = turnEnds(wire, session, from).some((l) => l.index < answerLine.index);
+    const started = wire.lines.some(
+      (l) =>
+        l.index >= from &&
+        l.index < answerLine.index &&
+        eventOf(l, session, 'turn/start') !== undefined,
+    );
+    if (result?.['found'] === true && (endedBefore || !started)) return 'raced';
     ctx.fail(
       'DSH-INTERRUPT-003',
-      `interrupting a streaming turn was answered ${describeAnswer(stopped.answer)}, not {found: true, wasRunning: true}`,
+      `interrupting a running turn was answered ${describeAnswer(answer)}, not {found: true, wasRunning: true}`,
     );
-    return;
+    return 'judged';
   }
   const limit = 2000 * ctx.env.timeScale;
+  const ended = (l: ServerLine) => l.index >= from && eventOf(l, session, 'turn/end') !== undefined;
   const turnEnd = await wire.waitFor(
-    (l) => l.index >= from && eventOf(l, session, 'turn/end') !== undefined,
+    ended,
     `the interrupted turn's turn/end within ${limit} ms`,
     limit + 1000,
   );
-  const late = turnEnd.at - stopped.answerLine.at;
+  const late = turnEnd.at - answerLine.at;
   ctx.check(
     'DSH-INTERRUPT-004',
     late <= limit,
@@ -98,39 +49,51 @@ async function checkInterruptedTurn(
   );
   const problem = abortProblem(turnEnd, session, 'user');
   ctx.check('DSH-INTERRUPT-004', problem === undefined, problem ?? '');
-  const after = (test: (l: ServerLine) => boolean) => (l: ServerLine) =>
-    l.index > turnEnd.index && test(l);
-  if (!queued) {
-    const idle = await wire.waitFor(
-      after((l) => isStatus(l, session, 'idle')),
-      'idle after the interrupted turn',
-    );
-    const chunks = wire.lines.filter(
-      (l) => l.index > stopped.answerLine.index && eventOf(l, session, 'assistant/chunk'),
-    );
-    ctx.check(
-      'DSH-INTERRUPT-003',
-      chunks.length === 0,
-      `${chunks.length} assistant/chunk(s) of the interrupted turn followed the answer`,
-    );
-    ctx.pass('DSH-INTERRUPT-005');
-    const turn = wire.lines.filter(
-      (l) => l.index >= from && l.index <= idle.index && concerns(l, session),
-    );
-    for (const p of orderProblems('interruptTurn', turn)) ctx.fail('DSH-EVENT-004', p);
-    ctx.pass('DSH-EVENT-004');
-    return;
-  }
-  const nextStart = await wire.waitFor(
-    after(
-      (l) =>
-        eventOf(l, session, 'turn/start') !== undefined ||
-        eventOf(l, session, 'agent/inbox/spliced') !== undefined,
-    ),
+  const idle = await wire.waitFor(
+    (l) => l.index > turnEnd.index && isStatus(l, session, 'idle'),
+    'idle after the interrupted turn',
+  );
+  const chunks = wire.lines.filter(
+    (l) => l.index > answerLine.index && eventOf(l, session, 'assistant/chunk'),
+  );
+  ctx.check(
+    'DSH-INTERRUPT-003',
+    chunks.length === 0,
+    `${chunks.length} assistant/chunk(s) of the interrupted turn followed the answer`,
+  );
+  ctx.pass('DSH-INTERRUPT-005');
+  const turn = wire.lines.filter(
+    (l) => l.index >= from && l.index <= idle.index && concerns(l, session),
+  );
+  for (const p of orderProblems('interruptTurn', turn)) ctx.fail('DSH-EVENT-004', p);
+  ctx.pass('DSH-EVENT-004');
+  return 'judged';
+}
+
+/** Judges one interrupt of a turn with a prompt queued behind it; 'raced' when it hit the wrong turn. */
+async function judgeQueued(
+  ctx: RuntimeCaseContext,
+  wire: RuntimeWire,
+  session: string,
+  stopped: Stopped,
+): Promise<'judged' | 'raced'> {
+  const { from, answer, answerLine } = stopped;
+  if ((answer['result'] as JsonObject | undefined)?.['wasRunning'] !== true) return 'raced';
+  const first = await wire.waitFor(
+    (l) => l.index >= from && eventOf(l, session, 'turn/end') !== undefined,
+    'the interrupted turn/end',
+  );
+  if (first.index < answerLine.index && reasonOf(first, session)['kind'] !== 'aborted')
+    return 'raced';
+  const next = await wire.waitFor(
+    (l) =>
+      l.index > first.index &&
+      (eventOf(l, session, 'turn/start') !== undefined ||
+        eventOf(l, session, 'agent/inbox/spliced') !== undefined),
     'the queued prompt starting after the interrupt',
   );
   const idleBetween = wire.lines.some(
-    (l) => l.index > turnEnd.index && l.index < nextStart.index && isStatus(l, session, 'idle'),
+    (l) => l.index > first.index && l.index < next.index && isStatus(l, session, 'idle'),
   );
   ctx.check(
     'DSH-INTERRUPT-005',
@@ -138,13 +101,14 @@ async function checkInterruptedTurn(
     'idle came between the interrupted turn and the queued one',
   );
   const nextEnd = await wire.waitFor(
-    (l) => l.index > nextStart.index && eventOf(l, session, 'turn/end') !== undefined,
+    (l) => l.index > next.index && eventOf(l, session, 'turn/end') !== undefined,
     "the queued prompt's turn/end",
   );
   await wire.waitFor(
     (l) => l.index > nextEnd.index && isStatus(l, session, 'idle'),
     'idle after the queued prompt',
   );
+  return 'judged';
 }
 
 export const STOPPING_CASES: readonly RuntimeCase[] = [
@@ -218,8 +182,36 @@ export const STOPPING_CASES: readonly RuntimeCase[] = [
     versions: 'v2',
     async run(ctx) {
       const wire = await ctx.startInitialized();
-      await checkInterruptedTurn(ctx, wire, 'conformance-interrupt', false);
-      await checkInterruptedTurn(ctx, wire, 'conformance-interrupt-queued', true);
+      await withAttempts(
+        ctx,
+        ['DSH-INTERRUPT-003', 'DSH-INTERRUPT-004', 'DSH-EVENT-004'],
+        'conformance-interrupt',
+        async (mode, session) => {
+          const stopped = await promptAndStop(
+            wire,
+            mode,
+            session,
+            [LONG_PROMPT],
+            'session/interrupt',
+          );
+          return stopped === 'too-fast' ? 'raced' : judgeInterrupt(ctx, wire, session, stopped);
+        },
+      );
+      await withAttempts(
+        ctx,
+        ['DSH-INTERRUPT-005'],
+        'conformance-queued',
+        async (mode, session) => {
+          const stopped = await promptAndStop(
+            wire,
+            mode,
+            session,
+            [LONG_PROMPT, SHORT_PROMPT],
+            'session/interrupt',
+          );
+          return stopped === 'too-fast' ? 'raced' : judgeQueued(ctx, wire, session, stopped);
+        },
+      );
       wire.closeStdin();
     },
   },
