@@ -145,12 +145,22 @@ export async function serveTurn(
   );
 }
 
-/** Answers `shutdown` (whenever it came) and exits 0. */
+/** How long the fake keeps reading after answering `shutdown`, unless stdin ends first. */
+const FLUSH_MS = 500;
+
+/**
+ * Answers `shutdown` (whenever it came) and exits 0, after a flush that ends with stdin or
+ * FLUSH_MS: a runtime may still be reading then (WIRE.md §8), so what a client sends after the
+ * answer reaches the monitor instead of racing the exit.
+ */
 export async function serveShutdown(p: Play, delayMs = 0): Promise<void> {
   const request = await p.fake.request('shutdown', p.bound(2));
   if (delayMs > 0) await sleep(delayMs);
   p.monitor.side.hasAnsweredShutdown = true;
   reply(p, request, {});
   p.monitor.side.isGone = true;
+  await p.fake
+    .until(() => p.fake.stdinClosedAt !== undefined, 'close stdin', FLUSH_MS)
+    .catch(() => {});
   p.fake.exit(0);
 }
