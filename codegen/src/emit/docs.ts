@@ -152,10 +152,10 @@ function fieldType(field: Field): string {
   return `${base}${arrayNote}`;
 }
 
-/** The validation keywords of a schema, compactly. */
+/** The validation keywords of a schema, compactly (not `x-ts-type`, which only types TypeScript). */
 function constraints(schema: SchemaNode | undefined): string {
   if (!schema) return 'any';
-  const { description: _d, examples: _e, title: _t, ...rest } = schema;
+  const { description: _d, examples: _e, title: _t, 'x-ts-type': _ts, ...rest } = schema;
   return cell(JSON.stringify(rest));
 }
 

@@ -173,7 +173,7 @@ export interface TraceExit {
   type: 'exit';
   t: Milliseconds;
   /**
-   * The runtime's exit code, or null when it was killed by a signal or not started by the recorder.
+   * The runtime's exit code, or null when it was killed by a signal, could not be started, was not started by the recorder, or its status is unknown.
    */
   exitCode: number | null;
   /**
@@ -191,4 +191,25 @@ export interface TraceExit {
    * Findings recorded, all records together.
    */
   findings: number;
+  /**
+   * The runtime's own process id, when the recorder started it (and it started).
+   */
+  pid?: number;
+  launcher?: TraceLauncher;
+  /**
+   * Why the runtime could not be started (its exit code and signal are then null).
+   */
+  spawnError?: string;
+}
+/**
+ * When a launcher stayed between the recorder and the runtime: the launcher's own status.
+ */
+export interface TraceLauncher {
+  pid: number;
+  /**
+   * Its command line as the system shows it (e.g. `npm exec dsh-sdk-runtime`).
+   */
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
 }
