@@ -65,7 +65,7 @@ describe('dsh-sdk conformance client', () => {
     'catches every planted defect of a driver by the requirement that targets it, and exits 1',
     async () => {
       const missed: string[] = [];
-      await inParallel(DEFECTS, 3, async ([fixture, scenario, requirement]) => {
+      await inParallel(DEFECTS, 6, async ([fixture, scenario, requirement]) => {
         const run = await runKit([
           'client',
           ...TIMEOUT(4),

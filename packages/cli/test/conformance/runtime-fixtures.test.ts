@@ -82,7 +82,7 @@ describe('planted-defect fixture runtimes', () => {
     'catches every defect by the requirement that targets it, and exits 1',
     async () => {
       const missed: string[] = [];
-      await inParallel(DEFECTS, 3, async ([fixture, only, requirement]) => {
+      await inParallel(DEFECTS, 6, async ([fixture, only, requirement]) => {
         const run = await kit(fixture, [only]);
         const report = run.report();
         if (run.code !== 1 || outcomeOf(report, requirement) !== 'FAIL')
