@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TS_RUNTIME, runCli } from '../helpers/cli.js';
 import { budgetMs } from '../helpers/time-budget.js';
-import { ROUTE, RUNTIME_FIXTURES, runKit, taggedProcesses } from './helpers.js';
+import { ROUTE, RUNTIME_FIXTURES, failing, runKit, taggedProcesses } from './helpers.js';
+import type { Report } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,6 +92,62 @@ describe('the dsh-sdk conformance command line', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(reason);
   });
+
+  it(
+    'tests child agents with --delegate-prompt, and reports them not tested under --no-delegate',
+    async () => {
+      const run = (...args: string[]) =>
+        runKit(['runtime', ...ROUTE, '--only', 'subagent.delegate', ...args, '--', TS_RUNTIME]);
+      const subagent = (report: Report) =>
+        report.requirements.filter((r) => r.id.startsWith('DSH-SUBAGENT-')).map((r) => r.outcome);
+      const delegating = await run('--delegate-prompt', '/delegate count to three');
+      expect(delegating.code, delegating.stdout).toBe(0);
+      expect(subagent(delegating.report())).toEqual(['PASS', 'PASS', 'PASS', 'PASS']);
+      const plain = await run('--delegate-prompt', 'a prompt that starts no child');
+      expect(plain.code).toBe(1);
+      expect(failing(plain.report())).toEqual([
+        'DSH-SUBAGENT-001',
+        'DSH-SUBAGENT-002',
+        'DSH-SUBAGENT-003',
+      ]);
+      const optedOut = await run('--no-delegate');
+      expect(optedOut.code, optedOut.stdout).toBe(0);
+      const report = optedOut.report();
+      expect(subagent(report)).toEqual(['NOT_TESTED', 'NOT_TESTED', 'NOT_TESTED', 'NOT_TESTED']);
+      expect(report.requirements.find((r) => r.id === 'DSH-SUBAGENT-001')?.message).toBe(
+        'opted out: --no-delegate',
+      );
+    },
+    budgetMs(60_000),
+  );
+
+  it(
+    'selects with --only and --skip, and takes the route as --initialize JSON',
+    async () => {
+      const run = await runKit([
+        'runtime',
+        '--initialize',
+        JSON.stringify({ cwd: process.cwd(), provider: 'echo', model: 'echo-1' }),
+        '--only',
+        'init.*',
+        '--skip',
+        'init.route-refused',
+        '--jobs',
+        '3',
+        '--',
+        TS_RUNTIME,
+      ]);
+      expect(run.code, run.stdout).toBe(0);
+      expect(
+        run
+          .report()
+          .cases.map((c) => c.id)
+          .sort(),
+      ).toEqual(['init.before-initialize', 'init.handshake', 'init.second-initialize']);
+      expect(run.stdout).toMatch(/conformant \(a partial run: --only\/--skip\)\n$/);
+    },
+    budgetMs(60_000),
+  );
 
   it(
     'applies the baseline: a listed failure passes, a stale entry or an unknown id fails',
