@@ -46,7 +46,7 @@ describe('dsh-sdk conformance client', () => {
       [process.execPath, join(CLIENT_FIXTURES, 'correct.mjs')],
     ],
   ] as const)('passes %s through its driver', async (_name, command) => {
-    const run = await runKit(['client', ...TIMEOUT(10), '--jobs', '2', '--', ...command]);
+    const run = await runKit(['client', ...TIMEOUT(10), '--jobs', '4', '--', ...command]);
     const report = run.report();
     expect(failing(report), run.stdout).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
