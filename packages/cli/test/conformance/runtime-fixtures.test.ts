@@ -83,7 +83,11 @@ describe('planted-defect fixture runtimes', () => {
     async () => {
       const missed: string[] = [];
       await inParallel(DEFECTS, 6, async ([fixture, only, requirement]) => {
-        const run = await kit(fixture, [only]);
+        // Without a pause between chunks the reference runtime streams a whole turn in tens of
+        // ms, before the kit's interrupt arrives: the defects planted around a running turn's
+        // stop would show only when the kit wins that race (the runtime's knob, through --env).
+        const paced = only.startsWith('stop.') ? ['--env', 'DSH_SDK_RUNTIME_CHUNK_DELAY_MS=2'] : [];
+        const run = await kit(fixture, [only], paced);
         const report = run.report();
         if (run.code !== 1 || outcomeOf(report, requirement) !== 'FAIL')
           missed.push(
