@@ -16,13 +16,14 @@ import {
   readmeInstallSteps,
   runStep,
   stepOf,
+  tarballInstallOf,
 } from './helpers/scratch-project.js';
 
-/** The ```sh installed block of docs/cli.md, one command a line, comments dropped. */
-function installedCommands(): string[][] {
-  const page = readFileSync(join(REPOSITORY, 'docs/cli.md'), 'utf8');
+/** The ```sh installed block of a page of docs/, one command a line, comments dropped. */
+function installedCommands(doc = 'cli.md'): string[][] {
+  const page = readFileSync(join(REPOSITORY, 'docs', doc), 'utf8');
   const block = /^```sh installed\n([\s\S]*?)^```/m.exec(page)?.[1];
-  if (block === undefined) throw new Error('docs/cli.md has no ```sh installed block');
+  if (block === undefined) throw new Error(`docs/${doc} has no \`\`\`sh installed block`);
   return block
     .split('\n')
     .map((line) => line.replace(/#.*/, '').trim())
@@ -60,7 +61,7 @@ beforeAll(async () => {
   project = await createProject('cli');
   const steps = await readmeInstallSteps(project);
   await runStep(stepOf(steps, 'bash')); // scripts/pack.sh: the tarballs land in the project
-  await runStep(stepOf(steps, 'npm'), offlineEnv());
+  await runStep(tarballInstallOf(steps), offlineEnv()); // the CLI needs no other line
 });
 
 afterAll(async () => {
@@ -139,5 +140,27 @@ describe("docs/cli.md's commands in an installed project", () => {
     });
     expect(await new Promise((resolve) => view.on('close', resolve))).toBe(0);
     expect(existsSync(join(project, 'run.html'))).toBe(true);
+  });
+});
+
+describe("docs/conformance.md's command in an installed project", () => {
+  test('judges node_modules/.bin/dsh-sdk-runtime conformant with the IDL and vectors the package carries', async () => {
+    const [command] = installedCommands('conformance.md');
+    expect(command!.slice(0, 4)).toEqual(['npx', 'dsh-sdk', 'conformance', 'runtime']);
+    const kit = spawn(command![0]!, command!.slice(1), {
+      cwd: project,
+      env: consumerEnv(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    kit.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    expect(await new Promise((resolve) => kit.on('close', resolve)), stdout).toBe(0);
+    expect(stdout).toMatch(/\nconformant\n$/);
+    const report = JSON.parse(readFileSync(join(project, 'report.json'), 'utf8')) as {
+      cases: unknown[];
+      run: { protocolVersion: number };
+    };
+    expect(report.run.protocolVersion).toBe(2);
+    expect(report.cases.length).toBeGreaterThan(40);
   });
 });

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { RawIdl } from '../idl/build-model.js';
 import { TYPE_SECTIONS, buildModel } from '../idl/build-model.js';
+import { withCapabilityProperties } from '../idl/capabilities.js';
 import { loadIdlText } from '../idl/load.js';
 import type { Model, SchemaNode } from '../idl/model.js';
 import { refName } from '../idl/model.js';
@@ -33,7 +34,8 @@ export function idlDocumentFromText(
   options: { check: boolean } = { check: true },
 ): IdlDocument {
   const source = parseIdlSource(displayPath, text);
-  const raw = source.value as RawIdl;
+  // The capabilities' properties as the generator writes them, so the comparator sees them.
+  const raw = withCapabilityProperties(source.value as RawIdl);
   const model = options.check ? loadIdlText(text, displayPath) : buildModel(raw);
   return { source, raw, model, version: model.meta.protocolVersion };
 }

@@ -5,6 +5,7 @@ import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
+import { emitCapabilities } from './docs-capabilities.js';
 import { emitSequences } from './docs-sequences.js';
 import { deprecationText, versionSentences } from './version-notes.js';
 import type { Versioned } from './version-notes.js';
@@ -21,6 +22,7 @@ export const docsEmitter: Emitter = {
     emitReleases(f, model, releases ?? []);
     emitVersionTable(f, model);
     emitMethodTable(f, model);
+    emitCapabilities(f, model);
     emitSequences(f, model);
     emitMethods(f, model);
     emitTypes(f, model, 'types', 'Payload types');

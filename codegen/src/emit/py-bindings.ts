@@ -9,6 +9,7 @@ import type { Emitter } from './emitter.js';
 import { PY_GEN_DIR } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
 import { pyDocstring, pyStr, pyTuple } from './py-literals.js';
+import { emitCapabilityTable } from './py-capabilities.js';
 import { emitWireNames } from './py-wire-names.js';
 import { newerParamsMembers } from './ts-methods.js';
 import { deprecationText, withVersionSentences } from './version-notes.js';
@@ -199,6 +200,7 @@ export function emitMethods(model: Model) {
   for (const m of model.methods) emitMethodInfo(f, m, model);
   f.print`)`;
   f.raw(pyDocstring('Every method of the protocol, in IDL order.'));
+  emitCapabilityTable(f, model);
   return f.finish();
 }
 

@@ -4,6 +4,7 @@ import { notifications, requests } from '../idl/model.js';
 import { kebabCase } from '../idl/names.js';
 import { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { emitCapabilityTable } from './ts-capabilities.js';
 import { deprecationText, withJsdocTags } from './version-notes.js';
 import { TS_GEN_DIR } from './emitter.js';
 
@@ -15,6 +16,7 @@ export const tsMethodsEmitter: Emitter = {
     emitRequestMap(f, model);
     emitNotificationMap(f, model);
     emitMethodTable(f, model);
+    emitCapabilityTable(f, model);
     return [f.finish()];
   },
 };

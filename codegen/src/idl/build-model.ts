@@ -18,6 +18,8 @@ import type {
 } from './model.js';
 import { refName } from './model.js';
 import { collectMessages } from './messages.js';
+import type { RawCapability } from './capabilities.js';
+import { buildCapabilities } from './capabilities.js';
 
 /** A deprecation as written in the IDL. */
 export interface RawDeprecation {
@@ -63,6 +65,7 @@ export interface RawIdl {
   }[];
   diagnostics: DiagnosticDef[];
   sequences?: RawSequence[];
+  capabilities?: RawCapability[];
 }
 
 /** A sequence step as written in the IDL (idl.schema.json, `sequenceStep`). */
@@ -134,7 +137,17 @@ export function buildModel(raw: RawIdl): Model {
     steps: q.steps.map(buildStep),
   }));
   const messages = collectMessages(raw);
-  return { meta, methods, types, errors, diagnostics: raw.diagnostics, messages, sequences };
+  const capabilities = buildCapabilities(raw);
+  return {
+    meta,
+    methods,
+    types,
+    errors,
+    diagnostics: raw.diagnostics,
+    messages,
+    sequences,
+    capabilities,
+  };
 }
 
 /** A step of the meta-schema's `oneOf`, told apart by the member that names its kind. */

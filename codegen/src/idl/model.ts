@@ -178,6 +178,18 @@ export interface Sequence {
   readonly steps: readonly SequenceStep[];
 }
 
+/** A flag of `initialize`'s capabilities: the version that added it and the methods it guards. */
+export interface Capability {
+  /** The flag's wire name, e.g. `sessionInterrupt`. */
+  readonly name: string;
+  readonly type: 'boolean';
+  /** The protocol version that added it (1 when absent). */
+  readonly since: number;
+  /** Wire names of the methods a client calls only when the runtime reported the flag. */
+  readonly guards: readonly string[];
+  readonly description: string;
+}
+
 /** The whole protocol. Order everywhere follows the IDL. */
 export interface Model {
   readonly meta: Meta;
@@ -188,6 +200,7 @@ export interface Model {
   /** Every message of `errors` and `diagnostics`, errors first, in IDL order. */
   readonly messages: readonly MessageDef[];
   readonly sequences: readonly Sequence[];
+  readonly capabilities: readonly Capability[];
 }
 
 export function findType(model: Model, name: string): TypeDef {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // dsh-sdk: see the traffic of the protocol. `dsh-sdk <verb> --help` for each verb.
 import { UsageError } from './cli-args.js';
+import { runConformance } from './conformance-command.js';
 import { flushStdio } from './flush-output.js';
 import { runInspect } from './inspect-command.js';
 import { runTrace } from './trace-command.js';
@@ -9,9 +10,10 @@ import { runView } from './view-command.js';
 const HELP = `Usage: dsh-sdk <verb> [options]
 
 Verbs:
-  trace     record a runtime's traffic through a transparent stdio proxy
-  view      turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
-  inspect   start a runtime behind the recorder and watch it live in the browser
+  trace        record a runtime's traffic through a transparent stdio proxy
+  view         turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
+  inspect      start a runtime behind the recorder and watch it live in the browser
+  conformance  judge a runtime or a client against the protocol (conformance runtime|client)
 
 Run dsh-sdk <verb> --help for a verb's options.`;
 
@@ -19,6 +21,7 @@ const VERBS: Record<string, (args: readonly string[]) => Promise<number>> = {
   trace: runTrace,
   view: runView,
   inspect: runInspect,
+  conformance: runConformance,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -1,7 +1,7 @@
 // The client's own errors. Wire errors stay `JsonRpcResponseError` (from @dsh-sdk/protocol).
 /// <reference types="node" preserve="true" />
 import { ERROR_MESSAGES, ErrorCode, JsonRpcResponseError } from '@dsh-sdk/protocol';
-import type { Violation } from '@dsh-sdk/protocol';
+import type { CapabilityName, Violation } from '@dsh-sdk/protocol';
 
 /** How a runtime process ended: an exit code, or the signal that killed it. */
 export interface RuntimeExit {
@@ -179,8 +179,8 @@ export class RunAbortedError extends Error {
   }
 }
 
-/** A capability of `initialize`'s result, by name, and the method it allows. */
-export type CapabilityName = 'sessionInterrupt' | 'sessionClose';
+/** A capability of `initialize`'s result, by name (generated from the IDL's `capabilities`). */
+export type { CapabilityName };
 
 /**
  * A version 2 method was called on a runtime that did not report its capability (a version 1

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  capabilityGuarding,
   HarnessSdkClientPeer,
   JsonRpcLineTransport,
   LATEST_PROTOCOL_VERSION,
@@ -33,7 +34,7 @@ import {
   RunTimeoutError,
   RuntimeSurvivedKillError,
 } from './errors.js';
-import type { CapabilityName, RuntimeExit } from './errors.js';
+import type { RuntimeExit } from './errors.js';
 import { NotificationHub } from './notifications.js';
 import type { HarnessNotification, NotificationListener } from './notifications.js';
 import { RunTracker } from './run-tracker.js';
@@ -270,7 +271,7 @@ export class HarnessClient {
     return this.#call(
       (async () => {
         this.#requireOpen('closeSession()');
-        this.#requireCapability('sessionClose', Method.sessionClose);
+        this.#requireCapability(Method.sessionClose);
         requireValidParams(Method.sessionClose, { sessionId });
         return this.#peer.sessionClose({ sessionId }, bounded);
       })(),
@@ -287,16 +288,18 @@ export class HarnessClient {
     if (this.#shutdown) throw ClientClosedError.afterShutdown(call);
   }
 
-  #requireCapability(capability: CapabilityName, method: string): void {
-    if (this.capabilities[capability] !== true)
-      throw new CapabilityNotSupportedError(capability, method, this.protocolVersion);
+  /** Throws, before anything is sent, when the capability that guards `method` was not reported. */
+  #requireCapability(method: string): void {
+    const capability = capabilityGuarding(method);
+    if (capability && this.capabilities[capability.name] !== true)
+      throw new CapabilityNotSupportedError(capability.name, method, this.protocolVersion);
   }
 
   async #sendInterrupt(
     sessionId: string,
     options: RequestOptions,
   ): Promise<SessionInterruptResult> {
-    this.#requireCapability('sessionInterrupt', Method.sessionInterrupt);
+    this.#requireCapability(Method.sessionInterrupt);
     requireValidParams(Method.sessionInterrupt, { sessionId });
     return this.#peer.sessionInterrupt(
       { sessionId },
@@ -306,7 +309,8 @@ export class HarnessClient {
 
   /** Whether cancelling a run tells the runtime (it reported `sessionInterrupt`). */
   get #canInterrupt(): boolean {
-    return this.#handshake?.capabilities?.sessionInterrupt === true;
+    const capability = capabilityGuarding(Method.sessionInterrupt);
+    return capability === undefined || this.#handshake?.capabilities?.[capability.name] === true;
   }
 
   /** The runtime's process id. */

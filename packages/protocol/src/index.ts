@@ -28,7 +28,13 @@ export type { TransportCloseReason } from './errors.js';
 export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
 export type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
 export type { JsonRpcResponseErrorOptions } from './errors.js';
-export { DEFAULT_MAX_FRAME_BYTES, ErrorCode, SERVER_NAME } from './gen/constants.gen.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  ErrorCode,
+  MAX_NESTING_DEPTH,
+  MAX_SAFE_INTEGER,
+  SERVER_NAME,
+} from './gen/constants.gen.js';
 export type { DiagnosticReason } from './gen/constants.gen.js';
 
 // Generated from protocol.idl.json. Every payload, frame and vocabulary type, by its IDL name.
@@ -60,8 +66,10 @@ export {
   isTurnStartEvent,
   isUserMessageEvent,
 } from './gen/guards.gen.js';
-export { METHODS, Method } from './gen/methods.gen.js';
+export { CAPABILITIES, METHODS, Method } from './gen/methods.gen.js';
 export type {
+  CapabilityInfo,
+  CapabilityName,
   HarnessSdkNotificationMap,
   HarnessSdkRequestMap,
   MethodInfo,
@@ -96,8 +104,9 @@ export { toViolations } from './violations.js';
 export { METHOD_VALIDATORS } from './gen/validators.gen.js';
 export type { MethodValidators } from './gen/validators.gen.js';
 
-// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types.
-export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
+// Recording a connection (docs/trace-format.md): the recorder, a file writer, the record types
+// (generated from trace-format.schema.json, the format's one definition).
+export { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.gen.js';
 export type {
   TraceDirection,
   TraceEndOfStream,
@@ -110,9 +119,10 @@ export type {
   TraceLauncher,
   TraceMessageKind,
   TraceRecord,
-} from './trace-format.js';
+} from './trace-format.gen.js';
 export { TraceRecorder } from './trace-recorder.js';
 export type { TraceFindingContext, TraceFinish, TraceRecorderOptions } from './trace-recorder.js';
 export { TraceFileWriter } from './trace-writer.js';
 export type { TraceFileWriterOptions } from './trace-writer.js';
 export { playingVersion } from './version-gate.js';
+export { capabilitiesAt, capabilityGuarding } from './capabilities.js';

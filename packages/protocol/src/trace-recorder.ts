@@ -19,7 +19,7 @@ import type { Validator } from './gen/validators.gen.js';
 import { LineReader } from './line-reader.js';
 import type { LineRejectionReason } from './line-reader.js';
 import { exceedsNestingDepth, readTopLevel, SHORT_LINE_CHARS } from './nesting.js';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.js';
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from './trace-format.gen.js';
 import type {
   TraceDirection,
   TraceFinding,
@@ -27,7 +27,7 @@ import type {
   TraceHeader,
   TraceLauncher,
   TraceMessageKind,
-} from './trace-format.js';
+} from './trace-format.gen.js';
 import { toViolations } from './violations.js';
 
 /** Where a finding was made, for a reader of the recorder's reports (the proxy prints them). */
@@ -156,7 +156,7 @@ export class TraceRecorder {
       protocolVersion: IDL_VERSION,
       startedAt: Date.now(),
       recorder: options.recorder,
-      ...(options.command ? { command: options.command } : {}),
+      ...(options.command ? { command: [...options.command] } : {}),
       maxFrameBytes,
       headBytes,
     };

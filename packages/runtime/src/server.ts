@@ -1,6 +1,11 @@
 // The request handlers of the runtime and its handshake state machine:
 // not-initialized → (initialize) → ready → (shutdown) → shutting-down.
-import { LATEST_PROTOCOL_VERSION, SERVER_NAME, WireMessage } from '@dsh-sdk/protocol';
+import {
+  capabilitiesAt,
+  LATEST_PROTOCOL_VERSION,
+  SERVER_NAME,
+  WireMessage,
+} from '@dsh-sdk/protocol';
 import type {
   HarnessSdkRequestHandlers,
   InitializeParams,
@@ -43,9 +48,6 @@ export interface RuntimeServerOptions {
   readonly onShutdown: () => void;
 }
 
-/** What a version 2 runtime serves beyond version 1, as `initialize` reports it. */
-const CAPABILITIES = { sessionInterrupt: true, sessionClose: true } as const;
-
 /**
  * Serves `initialize`, `session/prompt`, `session/interrupt`, `session/close` and `shutdown`.
  * Params arrive checked against the schema by the generated bindings; this class adds the
@@ -79,7 +81,7 @@ export class RuntimeServer implements HarnessSdkRequestHandlers {
     if (params.protocolVersion === undefined) return { serverInfo };
     const protocolVersion = Math.min(params.protocolVersion, LATEST_PROTOCOL_VERSION);
     return protocolVersion >= 2
-      ? { serverInfo, protocolVersion, capabilities: { ...CAPABILITIES } }
+      ? { serverInfo, protocolVersion, capabilities: capabilitiesAt(protocolVersion) }
       : { serverInfo, protocolVersion };
   }
 

@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from dsh_sdk import jsonlib
 from dsh_sdk._gen.constants import (
@@ -37,6 +37,7 @@ from dsh_sdk.diagnostics import line_rejection_message
 from dsh_sdk.jsonlib import ABSENT
 from dsh_sdk.line_reader import LineReader, LineRejection, utf8_length
 from dsh_sdk.nesting import SHORT_LINE_CHARS, exceeds_nesting_depth, read_top_level
+from dsh_sdk.trace_format import TRACE_FORMAT, TRACE_FORMAT_VERSION, TraceDirection
 from dsh_sdk.validation_runtime import Validator
 
 __all__ = [
@@ -46,14 +47,6 @@ __all__ = [
     "TraceFindingContext",
     "TraceRecorder",
 ]
-
-TRACE_FORMAT: Final = "dsh-sdk-trace"
-"""The `format` member of every trace's header."""
-TRACE_FORMAT_VERSION: Final = 1
-"""The version of the trace format written here; readers refuse a header with a newer one."""
-
-TraceDirection = Literal["clientToServer", "serverToClient"]
-"""Which way a frame went, in the IDL's words."""
 
 Finding = dict[str, Any]
 """A finding as recorded: `{"reason", "message", "violations"?}`."""

@@ -222,3 +222,24 @@ export const METHODS: readonly MethodInfo[] = [
     paramsMembersSince: {},
   },
 ];
+
+/** A flag of `initialize`'s capabilities, by wire name. */
+export type CapabilityName = 'sessionInterrupt' | 'sessionClose';
+
+/** What the IDL says about one capability, available at run time. */
+export interface CapabilityInfo {
+  readonly name: CapabilityName;
+  readonly type: 'boolean';
+  /** The protocol version that added it: a runtime that negotiates it or a later one reports it. */
+  readonly since: number;
+  /** The requests a client sends only when the runtime reported it (otherwise the call fails locally, unsent). */
+  readonly guards: readonly MethodName[];
+}
+
+/** Every capability of the protocol, in IDL order. */
+export const CAPABILITIES: readonly CapabilityInfo[] = [
+  /** The runtime serves `session/interrupt`. */
+  { name: 'sessionInterrupt', type: 'boolean', since: 2, guards: ['session/interrupt'] },
+  /** The runtime serves `session/close`. */
+  { name: 'sessionClose', type: 'boolean', since: 2, guards: ['session/close'] },
+];

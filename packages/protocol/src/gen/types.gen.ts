@@ -98,7 +98,7 @@ export interface ServerInfo {
 export type ServerName = 'deepseek-harness-sdk-runtime';
 
 /**
- * What a runtime serves beyond version 1, as `true` flags. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it.
+ * What a runtime serves beyond version 1, as `true` flags, one per entry of the IDL's `capabilities` (each names the version that added it and the methods it guards). A runtime that negotiates a version reports every flag added at or before it as `true`: version 2 reports `sessionInterrupt` and `sessionClose`. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it.
  */
 export interface ServerCapabilities {
   /**
@@ -321,7 +321,7 @@ export type Count = number;
 export type EpochMillis = number;
 
 /**
- * One entry of a session's durable log. Open: the runtime's plugins add event types, so a reader accepts a `type` it does not know and keeps the whole value.
+ * One entry of a session's durable log. Open: the runtime's plugins add event types, so a reader accepts a `type` it does not know and keeps the whole value. `seq` counts the session's log without gaps: each event's `seq` is the one before plus 1 (the stream is unfiltered, so a gap is a lost entry, and a repeat or a step back is a reordering); a session prompted again after `session/close` starts from its first `seq` again.
  */
 export type SessionEvent =
   | AgentInboxSplicedEvent

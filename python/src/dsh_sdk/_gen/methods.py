@@ -199,3 +199,29 @@ METHODS: Final[tuple[MethodInfo, ...]] = (
     ),
 )
 """Every method of the protocol, in IDL order."""
+
+
+CapabilityName = Literal[
+    "sessionInterrupt",
+    "sessionClose",
+]
+"""A flag of `initialize`'s capabilities, by wire name."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CapabilityInfo:
+    """What the IDL says about one capability, available at run time."""
+
+    name: CapabilityName
+    type: Literal["boolean"]
+    since: int
+    """The protocol version that added it: a runtime that negotiates it or a later one reports it."""
+    guards: tuple[MethodName, ...]
+    """The requests a client sends only when the runtime reported it (otherwise the call fails locally, unsent)."""
+
+
+CAPABILITIES: Final[tuple[CapabilityInfo, ...]] = (
+    CapabilityInfo(name="sessionInterrupt", type="boolean", since=2, guards=("session/interrupt",)),
+    CapabilityInfo(name="sessionClose", type="boolean", since=2, guards=("session/close",)),
+)
+"""Every capability of the protocol, in IDL order."""

@@ -251,7 +251,7 @@ SdkRunStatus: TypeAlias = Literal["ok", "error"]
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ServerCapabilities(WireObject):
-    """What a runtime serves beyond version 1, as `true` flags. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it."""
+    """What a runtime serves beyond version 1, as `true` flags, one per entry of the IDL's `capabilities` (each names the version that added it and the methods it guards). A runtime that negotiates a version reports every flag added at or before it as `true`: version 2 reports `sessionInterrupt` and `sessionClose`. Open: clients keep and ignore keys they do not know (a later version adds its own). An absent or `false` flag means the method is not served: a client fails such a call locally, without sending it."""
 
     session_interrupt: bool | None = None
     """The runtime serves `session/interrupt`. Since protocol version 2."""
@@ -791,7 +791,7 @@ SessionEvent: TypeAlias = (
     | ToolResultEvent
     | UnknownSessionEvent
 )
-"""One entry of a session's durable log. Open: the runtime's plugins add event types, so a reader accepts a `type` it does not know and keeps the whole value."""
+"""One entry of a session's durable log. Open: the runtime's plugins add event types, so a reader accepts a `type` it does not know and keeps the whole value. `seq` counts the session's log without gaps: each event's `seq` is the one before plus 1 (the stream is unfiltered, so a gap is a lost entry, and a repeat or a step back is a reordering); a session prompted again after `session/close` starts from its first `seq` again."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

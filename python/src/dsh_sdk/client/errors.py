@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
+from dsh_sdk._gen.methods import CapabilityName as _CapabilityName
 from dsh_sdk._gen.models import Violation
 from dsh_sdk.client.attribute_names import describe_with_attributes
 from dsh_sdk.errors import JsonRpcResponseError
@@ -180,8 +181,8 @@ class InvalidParamsError(JsonRpcResponseError):
         self.message = f"{self.message} (checked by the client: {method} was not sent)"
 
 
-CapabilityName = Literal["sessionInterrupt", "sessionClose"]
-"""A capability of `initialize`'s result, by its wire name."""
+CapabilityName = _CapabilityName
+"""A capability of `initialize`'s result, by its wire name (from the IDL's `capabilities`)."""
 
 
 class CapabilityNotSupportedError(Exception):

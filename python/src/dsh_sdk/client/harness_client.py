@@ -26,6 +26,7 @@ from dsh_sdk._gen.models import (
     SessionPromptResult,
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer
+from dsh_sdk.capabilities import capability_guarding
 from dsh_sdk.client.attribute_names import attributes_named
 from dsh_sdk.client.connection_trace import (
     ConnectionTrace,
@@ -35,7 +36,6 @@ from dsh_sdk.client.connection_trace import (
 )
 from dsh_sdk.client.content import PromptInput, to_content_blocks
 from dsh_sdk.client.errors import (
-    CapabilityName,
     CapabilityNotSupportedError,
     ClientClosedError,
     RuntimeExit,
@@ -56,6 +56,7 @@ from dsh_sdk.client.shutdown_ladder import (
     climb_shutdown_ladder,
 )
 from dsh_sdk.client.stderr_tail import DEFAULT_STDERR_TAIL_BYTES
+from dsh_sdk.codec import encode
 from dsh_sdk.diagnostics import DiagnosticObserver
 from dsh_sdk.errors import TransportClosedError
 from dsh_sdk.transport import JsonRpcLineTransport
@@ -279,7 +280,7 @@ class HarnessClient:
         stay queued). Raises `CapabilityNotSupportedError`, without sending, when the runtime did
         not report `sessionInterrupt`, and `InvalidParamsError` for an empty `session_id`."""
         self._require_open("interrupt()")
-        self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
+        self._require_capability(Method.SESSION_INTERRUPT)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionInterruptParams(session_id=session_id)
         require_valid(Method.SESSION_INTERRUPT, params)
@@ -294,7 +295,7 @@ class HarnessClient:
         `CapabilityNotSupportedError`, without sending, when the runtime did not report
         `sessionClose`, and `InvalidParamsError` for an empty `session_id`."""
         self._require_open("close_session()")
-        self._require_capability("sessionClose", Method.SESSION_CLOSE)
+        self._require_capability(Method.SESSION_CLOSE)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionCloseParams(session_id=session_id)
         require_valid(Method.SESSION_CLOSE, params)
@@ -306,24 +307,23 @@ class HarnessClient:
             raise RuntimeError("the handshake has not completed")
         return self._handshake
 
-    def _has_capability(self, capability: CapabilityName) -> bool:
+    def _may_send(self, method: str) -> bool:
+        """Whether the runtime reported the capability that guards `method` (if one does)."""
         if self._handshake is None:
             return False
-        capabilities = self.capabilities
-        flag = {
-            "sessionInterrupt": capabilities.session_interrupt,
-            "sessionClose": capabilities.session_close,
-        }[capability]
-        return flag is True
+        capability = capability_guarding(method)
+        return capability is None or encode(self.capabilities).get(capability.name) is True
 
     def _require_open(self, call: str) -> None:
         """Refuses a call made once `shutdown()` was called, saying so."""
         if self._shutdown is not None:
             raise ClientClosedError.after_shutdown(call)
 
-    def _require_capability(self, capability: CapabilityName, method: str) -> None:
-        if not self._has_capability(capability):
-            raise CapabilityNotSupportedError(capability, method, self.protocol_version)
+    def _require_capability(self, method: str) -> None:
+        """Raises, before sending, when the runtime did not report `method`'s capability."""
+        capability = capability_guarding(method)
+        if capability is not None and not self._may_send(method):
+            raise CapabilityNotSupportedError(capability.name, method, self.protocol_version)
 
     @property
     def pid(self) -> int:
@@ -510,7 +510,7 @@ class HarnessClient:
         """What a cancelled run raises: on a runtime that can interrupt, once its turn was
         interrupted and ended (bounded by the request timeout), carrying its result."""
         session_id = tracker.session_id
-        if not self._has_capability("sessionInterrupt"):
+        if not self._may_send(Method.SESSION_INTERRUPT):
             return cancelled_run_error(
                 f"the run on session {session_id} was cancelled and detached: the runtime "
                 "cannot interrupt (it did not report the sessionInterrupt capability), so its "
@@ -534,7 +534,7 @@ class HarnessClient:
     ) -> RunResult:
         """A handle's `interrupt()`: interrupts the run's turn, then waits for the run's end."""
         if not result.done():
-            self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
+            self._require_capability(Method.SESSION_INTERRUPT)
             await tracker.started.wait()
             # Once its own turn ended, the session's next turn is another prompt's: leave it be.
             if not tracker.is_settled and not tracker.has_turn_ended:
@@ -550,7 +550,7 @@ class HarnessClient:
         if tracker.is_settled:
             return
         is_turn_running = tracker.is_started and not tracker.has_turn_ended
-        if is_turn_running and self._has_capability("sessionInterrupt"):
+        if is_turn_running and self._may_send(Method.SESSION_INTERRUPT):
             tracker.expire()
             self._keep(self._interrupt_timed_out(tracker, timeout))
             return

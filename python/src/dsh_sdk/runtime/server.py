@@ -13,7 +13,6 @@ from dsh_sdk._gen.models import (
     InitializeParams,
     InitializeResult,
     MessageSource,
-    ServerCapabilities,
     ServerInfo,
     SessionCloseParams,
     SessionCloseResult,
@@ -24,6 +23,7 @@ from dsh_sdk._gen.models import (
     ShutdownResult,
     UserMessage,
 )
+from dsh_sdk.capabilities import capabilities_at
 from dsh_sdk.inbound_handlers import RequestContext
 from dsh_sdk.runtime.adapters.model_adapter import ModelAdapter
 from dsh_sdk.runtime.adapters.route_resolver import resolve_route
@@ -110,9 +110,10 @@ class RuntimeServer:
         version = min(params.protocol_version, LATEST_PROTOCOL_VERSION)
         if version < 2:
             return InitializeResult(server_info=server_info, protocol_version=version)
-        capabilities = ServerCapabilities(session_interrupt=True, session_close=True)
         return InitializeResult(
-            server_info=server_info, protocol_version=version, capabilities=capabilities
+            server_info=server_info,
+            protocol_version=version,
+            capabilities=capabilities_at(version),
         )
 
     async def session_prompt(

@@ -1,0 +1,342 @@
+// The runtime's requirements on what the methods do: the handshake, params, prompts and their
+// events, sessions, subagents, shutdown, version 2 and its capabilities (WIRE.md §3–§9 and the
+// IDL), and the golden conversations.
+import { req } from './types.js';
+import type { Requirement } from './types.js';
+
+const M = 'MANDATORY';
+const C = 'CAPABILITY';
+const A = 'ADVISORY';
+const interrupt = { capability: 'sessionInterrupt' } as const;
+const close = { capability: 'sessionClose' } as const;
+const delegate = { optOut: 'delegate' } as const;
+const v1 = { versions: 'v1' } as const;
+const v2 = { versions: 'v2' } as const;
+
+export const RUNTIME_BEHAVIOUR_REQUIREMENTS: readonly Requirement[] = [
+  req(
+    'DSH-INIT-001',
+    M,
+    'WIRE.md §4',
+    '`initialize` with a served route answers `serverInfo`: the name `deepseek-harness-sdk-runtime` and a string version.',
+  ),
+  req(
+    'DSH-INIT-002',
+    M,
+    'WIRE.md §4; §8 Errors',
+    '`session/prompt` before a successful `initialize` is refused `-32002`, and starts nothing.',
+  ),
+  req(
+    'DSH-INIT-003',
+    M,
+    'WIRE.md §8 Errors',
+    'A second `initialize` after a successful one is refused `-32600`.',
+  ),
+  req(
+    'DSH-INIT-004',
+    M,
+    'WIRE.md §8 Errors',
+    'A refused `initialize` may be retried: a valid one after refused ones succeeds.',
+  ),
+  req(
+    'DSH-INIT-005',
+    M,
+    'WIRE.md §4; protocol.idl.json#/methods/0/description',
+    'A route the runtime does not serve fails the handshake with `-32602` naming the member (`/provider`, `/model`, `/reasoningEffort`), never falling back to defaults.',
+  ),
+  req(
+    'DSH-PARAMS-001',
+    M,
+    'WIRE.md §2; §8 Errors; protocol.idl.json#/types; test-vectors/invalid',
+    "Params that break the method's schema are refused `-32602` naming each violation, before any handler runs: each required member missing, each member of the wrong type (`null` included), each bound just outside, an unknown value of a closed enum (derived from the IDL), and the golden `invalid/` requests.",
+  ),
+  req(
+    'DSH-PARAMS-002',
+    M,
+    'WIRE.md §8 Errors; test-vectors/messages; test-vectors/open-unions',
+    'Valid params are accepted: unknown members are ignored, `1.0` is an integer, values at their bounds pass, unknown variants of open unions pass (the IDL examples and the golden `messages/` and `open-unions/` requests).',
+  ),
+  req(
+    'DSH-PROMPT-001',
+    M,
+    'WIRE.md §4, §5, §6',
+    "`session/prompt` answers a `messageId`, and the prompt's `agent/inbox/spliced` receipt on that session holds a message with that id.",
+  ),
+  req(
+    'DSH-PROMPT-002',
+    M,
+    'WIRE.md §8 Sessions and order',
+    "The answer to `session/prompt` is sent before that prompt's turn ends.",
+  ),
+  req(
+    'DSH-PROMPT-003',
+    M,
+    'WIRE.md §6',
+    "A prompt's turn ends with `turn/end`, then the session's `session.status` `idle`.",
+  ),
+  req(
+    'DSH-PROMPT-004',
+    M,
+    'WIRE.md §9 session/interrupt; protocol.idl.json#/methods/1/description',
+    'Prompts sent to a busy session are queued and run in order, one turn at a time.',
+  ),
+  req(
+    'DSH-PROMPT-005',
+    M,
+    'WIRE.md §4; §8 Payload details',
+    "An inline image is accepted and turned into a durable reference: the receipt's message holds an `attachment`, never `data`.",
+  ),
+  req(
+    'DSH-PROMPT-006',
+    M,
+    'WIRE.md §8 Payload details',
+    'A durable image whose attachment the runtime does not hold is refused `-32602` at that block.',
+  ),
+  req(
+    'DSH-PROMPT-007',
+    A,
+    'WIRE.md §5',
+    "The receipt's message holds the prompt's text unchanged, multi-byte characters included.",
+  ),
+  req('DSH-EVENT-001', M, 'WIRE.md §5', '`seq` is an integer ≥ 0 that increases per session.'),
+  req(
+    'DSH-EVENT-002',
+    M,
+    'protocol.idl.json#/vocabulary/SessionEvent/description',
+    "`seq` has no gaps: each event's `seq` is the one before plus 1.",
+  ),
+  req(
+    'DSH-EVENT-003',
+    M,
+    'WIRE.md §9 session/interrupt; protocol.idl.json#/methods/2/description',
+    'Nothing of a turn follows its `turn/end` on that session.',
+  ),
+  req(
+    'DSH-EVENT-004',
+    M,
+    'protocol.idl.json#/sequences',
+    "A turn's notifications come in the order the IDL's sequences show them (docs/conformance.md: which steps are ordered).",
+  ),
+  req(
+    'DSH-EVENT-005',
+    A,
+    'WIRE.md §6',
+    "A completed turn writes an `assistant/message` whose text is its chunks' text.",
+  ),
+  req(
+    'DSH-SESSION-001',
+    M,
+    'WIRE.md §6; §8 Sessions and order',
+    "Sessions are independent: two prompted at once both run to `idle`, and each session's receipts name only its own messages.",
+  ),
+  req(
+    'DSH-SUBAGENT-001',
+    M,
+    'WIRE.md §3; protocol.idl.json#/methods/7/description',
+    'A delegated child is announced by `subagent.started` (the prompted session as parent, a new session as child) before any event of the child.',
+    delegate,
+  ),
+  req(
+    'DSH-SUBAGENT-002',
+    M,
+    'WIRE.md §8 Sessions and order; protocol.idl.json#/methods/8/description',
+    "`subagent.finished` for the child arrives before the parent's `turn/end`.",
+    delegate,
+  ),
+  req(
+    'DSH-SUBAGENT-003',
+    M,
+    'WIRE.md §9 Also decided',
+    '`subagent.finished.status` is `ok` only for `stopReason` `completed` (or `max-tokens` where the runtime is configured so), and `error` otherwise.',
+    delegate,
+  ),
+  req(
+    'DSH-SUBAGENT-004',
+    A,
+    'WIRE.md §4; §8 Payload details',
+    "`lastAssistantMessage` is the child's last non-empty assistant message, or its text as one `text` block, and absent when it has neither.",
+    delegate,
+  ),
+  req(
+    'DSH-SHUTDOWN-001',
+    M,
+    'WIRE.md §3; §8 Errors',
+    '`shutdown` with absent, `{}` or `null` params is answered `{}`.',
+  ),
+  req(
+    'DSH-SHUTDOWN-002',
+    M,
+    'WIRE.md §8 Sessions and order',
+    'After answering `shutdown` the runtime exits 0 on its own, while its stdin stays open.',
+  ),
+  req(
+    'DSH-SHUTDOWN-003',
+    M,
+    'WIRE.md §8 Errors',
+    'A request after `shutdown` was answered is refused `-32600`, or not answered when the runtime already stopped reading.',
+  ),
+  req(
+    'DSH-SHUTDOWN-004',
+    M,
+    'WIRE.md §8 Sessions and order',
+    'When stdin ends, the runtime exits 0, before the handshake and after it.',
+  ),
+  req(
+    'DSH-SHUTDOWN-005',
+    A,
+    'protocol.idl.json#/methods/4/description',
+    'Nothing follows the answer to `shutdown`.',
+  ),
+  req(
+    'DSH-VERSION-001',
+    M,
+    'WIRE.md §9 Negotiation',
+    '`initialize` without `protocolVersion` answers exactly `{serverInfo}`: no `protocolVersion`, no `capabilities`.',
+  ),
+  req(
+    'DSH-VERSION-002',
+    M,
+    'WIRE.md §9 Negotiation',
+    'With `protocolVersion` N, a version 2 runtime answers `protocolVersion` = min(N, its latest), and `capabilities` exactly when that is 2 or more.',
+    v2,
+  ),
+  req(
+    'DSH-VERSION-003',
+    M,
+    'WIRE.md §9 Negotiation; protocol.idl.json#/capabilities',
+    'A runtime that negotiates a version reports every capability added at or before it as `true`.',
+    v2,
+  ),
+  req(
+    'DSH-VERSION-004',
+    M,
+    'WIRE.md §9 Negotiation',
+    'A version 2 runtime refuses a `protocolVersion` of `0`, `-1`, `1.5`, `"2"` or `null` with `-32602` at `/protocolVersion`.',
+    v2,
+  ),
+  req(
+    'DSH-VERSION-005',
+    M,
+    'WIRE.md §9 (version 1 mode)',
+    'A version 1 runtime treats `protocolVersion` as an unknown member (even an invalid one), answers exactly `{serverInfo}`, and answers `session/interrupt` and `session/close` `-32601`.',
+    v1,
+  ),
+  req(
+    'DSH-VERSION-006',
+    C,
+    'WIRE.md §9 Negotiation',
+    'A runtime serves the version 2 methods whatever was negotiated, after an `initialize` without `protocolVersion` too.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-001',
+    C,
+    'WIRE.md §9 session/interrupt',
+    'Interrupting an unknown session answers `{found: false, wasRunning: false}`.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-002',
+    C,
+    'WIRE.md §9 session/interrupt',
+    'Interrupting an idle session answers `{found: true, wasRunning: false}`, and nothing of it is written.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-003',
+    C,
+    'WIRE.md §9 session/interrupt',
+    'Interrupting a running turn answers `{found: true, wasRunning: true}`, and no `assistant/chunk` of the turn follows the answer.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-004',
+    C,
+    'WIRE.md §9 session/interrupt; protocol.idl.json#/methods/2/description',
+    'The interrupted turn ends `{kind: "aborted", reason: {kind: "user"}}` within 2 s of the answer (the bound scales with `--timeout`).',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-005',
+    C,
+    'WIRE.md §9 session/interrupt',
+    '`idle` follows when nothing is queued; a queued prompt runs next, with no `idle` in between.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-006',
+    C,
+    'WIRE.md §9 session/interrupt',
+    "The interrupted turn's child agents are stopped first: `subagent.finished` `aborted` with `status` `error` before the parent's `turn/end`.",
+    { ...interrupt, ...delegate },
+  ),
+  req(
+    'DSH-INTERRUPT-007',
+    C,
+    'WIRE.md §9 session/interrupt',
+    'Absent, `null` or array params, or a missing, empty or non-string `sessionId`, are refused `-32602` naming `/sessionId`.',
+    interrupt,
+  ),
+  req(
+    'DSH-INTERRUPT-008',
+    C,
+    'WIRE.md §9 session/interrupt',
+    '`session/interrupt` before a successful `initialize` is refused `-32002`.',
+    interrupt,
+  ),
+  req(
+    'DSH-CLOSE-001',
+    C,
+    'WIRE.md §9 session/close',
+    'Closing an unknown session answers `{found: false}`, and closing a session twice answers `{found: false}` the second time.',
+    close,
+  ),
+  req(
+    'DSH-CLOSE-002',
+    C,
+    'WIRE.md §9 session/close; protocol.idl.json#/methods/3/description',
+    'Nothing of a closed session follows the answer: no chunk, no event, no status.',
+    close,
+  ),
+  req(
+    'DSH-CLOSE-003',
+    C,
+    'WIRE.md §9 session/close',
+    'The runtime and every other session keep running.',
+    close,
+  ),
+  req(
+    'DSH-CLOSE-004',
+    C,
+    'WIRE.md §9 session/close',
+    'A later prompt with the same id starts a new session, whose `seq` starts again from the beginning.',
+    close,
+  ),
+  req(
+    'DSH-CLOSE-005',
+    C,
+    'WIRE.md §9 session/close',
+    "The closed session's queued prompts are dropped: they never run.",
+    close,
+  ),
+  req(
+    'DSH-CLOSE-006',
+    C,
+    'WIRE.md §9 session/close',
+    'Params as for `session/interrupt` (`-32602` naming `/sessionId`), and `-32002` before `initialize`.',
+    close,
+  ),
+  req(
+    'DSH-CLOSE-007',
+    C,
+    'protocol.idl.json#/methods/3/description',
+    'The closed turn ends `{kind: "aborted", reason: {kind: "disposed"}}`, and it and the `idle` come before the answer.',
+    close,
+  ),
+  req(
+    'DSH-VECTOR-001',
+    M,
+    'test-vectors/exchanges',
+    "The runtime plays the golden runtime conversations (`runtime: true`) with this run's route, matching every value the IDL fixes (docs/conformance.md: how they are relaxed).",
+  ),
+];
