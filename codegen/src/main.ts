@@ -6,6 +6,7 @@ import { generateCommand } from './cli/generate-command.js';
 import { releaseCommand } from './cli/release-command.js';
 import { summaryCommand } from './cli/summary-command.js';
 import { IdlError } from './idl/source.js';
+import { ProtocolLayoutError } from './protocols/list.js';
 
 const COMMANDS: readonly Command[] = [
   generateCommand,
@@ -60,6 +61,10 @@ function reportFailure(error: unknown): number {
     process.stderr.write(
       `${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`,
     );
+    return 1;
+  }
+  if (error instanceof ProtocolLayoutError) {
+    process.stderr.write(`idl-gen: ${error.message}\n`);
     return 1;
   }
   process.stderr.write(

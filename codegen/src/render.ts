@@ -1,10 +1,11 @@
-// Run every emitter in memory and format the results; the same text is written or compared.
+// Run a protocol's emitters in memory and format the results; the same text is written or compared.
 import { format, resolveConfig } from 'prettier';
 import { join } from 'node:path';
-import type { Model } from './idl/model.js';
 import type { OutputFile } from './printer/generated-file.js';
+import type { LoadedProtocol } from './protocols/load-protocol.js';
 import { listReleasedVersions } from './release/released-files.js';
 import { buildSchemaBundle } from './schema/bundle.js';
+import { hasTarget } from './emit/emitter.js';
 import { EMITTERS } from './emit/registry.js';
 
 const PRETTIER_PARSER: Partial<Record<OutputFile['language'], string>> = {
@@ -14,12 +15,17 @@ const PRETTIER_PARSER: Partial<Record<OutputFile['language'], string>> = {
   json: 'json',
 };
 
-export async function renderAll(model: Model, root: string): Promise<OutputFile[]> {
-  const bundle = buildSchemaBundle(model);
-  const releases = listReleasedVersions(root);
-  const outputs: OutputFile[] = [];
-  for (const emitter of EMITTERS)
-    outputs.push(...(await emitter.emit({ model, bundle, releases })));
+/** Every output of one protocol: the emitters of the targets it has, in registry order. */
+export async function renderProtocol(
+  { model, targets }: LoadedProtocol,
+  root: string,
+): Promise<OutputFile[]> {
+  const bundle = buildSchemaBundle(model, targets.schemaId);
+  const releases = listReleasedVersions(root, targets.releases.dir);
+  const context = { model, bundle, releases, target: targets };
+  const emitters = EMITTERS.filter((emitter) => hasTarget(targets, emitter.target));
+  // Started together: an emitter that waits on a child process (py-models) lets the others run.
+  const outputs = (await Promise.all(emitters.map((emitter) => emitter.emit(context)))).flat();
   const config = (await resolveConfig(join(root, 'package.json'))) ?? {};
   return Promise.all(outputs.map((o) => formatOutput(o, config)));
 }

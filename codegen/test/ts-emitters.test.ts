@@ -6,12 +6,14 @@ import { tsGuardsEmitter } from '../src/emit/ts-guards.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
 import type { Emitter } from '../src/emit/emitter.js';
+import { rootTargets } from './helpers/fixture-protocol.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
-const bundle = buildSchemaBundle(model);
+const target = rootTargets();
+const bundle = buildSchemaBundle(model, target.schemaId);
 
 async function linesOf(emitter: Emitter, index = 0): Promise<string[]> {
-  const files = await emitter.emit({ model, bundle });
+  const files = await emitter.emit({ model, bundle, target });
   return (files[index]?.content ?? '').split('\n');
 }
 
@@ -52,7 +54,7 @@ describe('TypeScript emitters on the minimal fixture', () => {
   });
 
   it('json-schema writes one bundle for each language with frames and an exclusive unknown variant', async () => {
-    const files = await jsonSchemaEmitter.emit({ model, bundle });
+    const files = await jsonSchemaEmitter.emit({ model, bundle, target });
     expect(files.map((f) => f.path)).toEqual([
       'packages/protocol/src/gen/protocol.schema.json',
       'python/src/dsh_sdk/_gen/protocol.schema.json',

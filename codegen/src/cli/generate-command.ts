@@ -1,65 +1,84 @@
-// `idl-gen generate [--check]`: every emitter, written to disk or compared with it.
-import { loadIdlFile } from '../idl/load.js';
-import { GENERATED_LOCATIONS } from '../emit/registry.js';
+// `idl-gen generate [--check]`: every protocol's emitters, written to disk or compared with it.
+import type { Drift } from '../printer/write.js';
 import { REGENERATE_COMMAND } from '../printer/generated-file.js';
 import { findDrift, writeOutputs } from '../printer/write.js';
-import { renderAll } from '../render.js';
+import { generatedLocations } from '../protocols/targets.js';
+import type { LoadedProtocol } from '../protocols/load-protocol.js';
+import { renderProtocol } from '../render.js';
 import type { Command, OptionValues } from './command.js';
-import { pathOption, rootOption } from './command.js';
+import { loadSelectedProtocols, rootOption } from './command.js';
 
 export const generateCommand: Command = {
   name: 'generate',
   summary: 'run every emitter and write the generated files (--check: compare only)',
-  help: `Usage: idl-gen generate [--check] [--idl FILE] [--root DIR]
+  help: `Usage: idl-gen generate [--check] [--protocol NAME] [--idl FILE] [--root DIR]
 
-Loads and checks the IDL, runs every emitter and writes the files that changed, deleting stale
-files in the generated folders.
+Loads and checks each protocol's IDL (protocol.idl.json at the root, protocols/<name>/protocol.idl.json
+for the others), runs the emitters of the targets its protocol.targets.json names and writes the files
+that changed, deleting stale files in its generated folders.
 
 Options:
-  --check       write nothing; exit 1 with a diff of every stale file (pnpm generate:check)
-  --idl FILE    the IDL (default: protocol.idl.json in the repository)
-  --root DIR    the repository to write into (default: this repository)
-  -h, --help    show this help
+  --check          write nothing; exit 1 with a diff of every stale file (pnpm generate:check)
+  --protocol NAME  only this protocol (default: every protocol of the repository)
+  --idl FILE       read the selected protocol's IDL from FILE (needs one protocol)
+  --root DIR       the repository to write into (default: this repository)
+  -h, --help       show this help
 `,
   options: {
     check: { type: 'boolean' },
+    protocol: { type: 'string' },
     idl: { type: 'string' },
     root: { type: 'string' },
   },
   run: runGenerate,
 };
 
+interface Rendered {
+  readonly protocol: LoadedProtocol;
+  readonly outputs: Awaited<ReturnType<typeof renderProtocol>>;
+}
+
 async function runGenerate(values: OptionValues): Promise<number> {
   const root = rootOption(values);
-  const model = loadIdlFile(
-    pathOption(values['idl'], root, 'protocol.idl.json'),
-    'protocol.idl.json',
+  const protocols = loadSelectedProtocols(values, root, 'generate');
+  // Rendered together: one protocol's child processes (datamodel-codegen) overlap the other's work.
+  const rendered: Rendered[] = await Promise.all(
+    protocols.map(async (protocol) => ({
+      protocol,
+      outputs: await renderProtocol(protocol, root),
+    })),
   );
-  const outputs = await renderAll(model, root);
-  if (values['check'] === true) return reportDrift(root, outputs);
-  const written = writeOutputs(root, outputs, GENERATED_LOCATIONS);
-  const summary = written
-    .map((d) => `  ${d.kind === 'stale' ? 'deleted' : 'wrote'} ${d.path}`)
-    .join('\n');
-  process.stdout.write(
-    `generate: ${outputs.length} files, ${written.length} changed\n${summary}${summary ? '\n' : ''}`,
-  );
+  if (values['check'] === true) return reportDrift(root, rendered);
+  for (const { protocol, outputs } of rendered) {
+    const written = writeOutputs(root, outputs, generatedLocations(protocol.targets));
+    const summary = written
+      .map((d) => `  ${d.kind === 'stale' ? 'deleted' : 'wrote'} ${d.path}`)
+      .join('\n');
+    process.stdout.write(
+      `generate: ${protocol.location.idlPath}: ${outputs.length} files, ${written.length} changed\n${summary}${summary ? '\n' : ''}`,
+    );
+  }
   return 0;
 }
 
-function reportDrift(root: string, outputs: Awaited<ReturnType<typeof renderAll>>): number {
-  const drift = findDrift(root, outputs, GENERATED_LOCATIONS);
-  if (drift.length === 0) {
-    process.stdout.write(
-      `generate:check: ${outputs.length} generated files match protocol.idl.json\n`,
-    );
-    return 0;
+function reportDrift(root: string, rendered: readonly Rendered[]): number {
+  const stale: { drift: Drift; idlPath: string }[] = [];
+  for (const { protocol, outputs } of rendered) {
+    const idlPath = protocol.location.idlPath;
+    const drift = findDrift(root, outputs, generatedLocations(protocol.targets));
+    if (drift.length === 0)
+      process.stdout.write(`generate:check: ${outputs.length} generated files match ${idlPath}\n`);
+    for (const d of drift) stale.push({ drift: d, idlPath });
   }
-  for (const d of drift) process.stderr.write(`\n${d.diff}`);
-  process.stderr.write(
-    `\ngenerate:check: ${drift.length} generated file(s) do not match protocol.idl.json:\n` +
-      drift.map((d) => `  ${d.kind.padEnd(7)} ${d.path}\n`).join('') +
-      `Run \`${REGENERATE_COMMAND}\` and commit the result.\n`,
-  );
+  if (stale.length === 0) return 0;
+  for (const { drift } of stale) process.stderr.write(`\n${drift.diff}`);
+  for (const idlPath of new Set(stale.map((s) => s.idlPath))) {
+    const mine = stale.filter((s) => s.idlPath === idlPath).map((s) => s.drift);
+    process.stderr.write(
+      `\ngenerate:check: ${mine.length} generated file(s) do not match ${idlPath}:\n` +
+        mine.map((d) => `  ${d.kind.padEnd(7)} ${d.path}\n`).join(''),
+    );
+  }
+  process.stderr.write(`Run \`${REGENERATE_COMMAND}\` and commit the result.\n`);
   return 1;
 }

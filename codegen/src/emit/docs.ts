@@ -1,8 +1,11 @@
 // IDL → docs/protocol.md: the reference a client author reads.
+import { dirname, posix } from 'node:path';
 import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
 import type { ReleasedVersion } from '../release/released-files.js';
 import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
+import type { DocsTarget, ProtocolTargets } from '../protocols/targets.js';
+import { arrow } from './binding-names.js';
 import type { Emitter } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
 import { emitSequences } from './docs-sequences.js';
@@ -11,18 +14,20 @@ import type { Versioned } from './version-notes.js';
 
 export const docsEmitter: Emitter = {
   name: 'docs',
-  emit({ model, releases }) {
-    const f = new GeneratedFile('docs/protocol.md', 'docs', 'md');
+  target: 'docs',
+  emit({ model, releases, target }) {
+    const docs = docsTarget(target);
+    const f = new GeneratedFile(docs.reference, 'docs', 'md', target);
     f.print`# ${model.meta.title} ${model.meta.version}`;
     f.blank();
     f.raw(model.meta.description);
     f.blank();
     emitLimits(f, model);
-    emitReleases(f, model, releases ?? []);
+    emitReleases(f, model, releases ?? [], target);
     emitVersionTable(f, model);
-    emitMethodTable(f, model);
-    emitSequences(f, model);
-    emitMethods(f, model);
+    emitMethodTable(f, model, target);
+    emitSequences(f, model, docs.participants);
+    emitMethods(f, model, target);
     emitTypes(f, model, 'types', 'Payload types');
     emitTypes(f, model, 'vocabulary', 'Shared vocabulary');
     emitErrors(f, model);
@@ -30,6 +35,11 @@ export const docsEmitter: Emitter = {
     return [f.finish()];
   },
 };
+
+function docsTarget(target: ProtocolTargets): DocsTarget {
+  if (!target.docs) throw new Error(`protocol ${target.name} has no docs target`);
+  return target.docs;
+}
 
 const anchor = (name: string) => `[\`${name}\`](#${name.toLowerCase()})`;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -46,13 +56,13 @@ function emitLimits(f: GeneratedFile, model: Model): void {
   f.blank();
 }
 
-function emitMethodTable(f: GeneratedFile, model: Model): void {
+function emitMethodTable(f: GeneratedFile, model: Model, target: ProtocolTargets): void {
   f.print`## Methods`;
   f.blank();
   f.print`| direction | kind | method | params | result | since |`;
   f.print`|---|---|---|---|---|---|`;
   for (const m of model.methods) {
-    const direction = m.direction === 'clientToServer' ? 'client → server' : 'server → client';
+    const direction = arrow(m.direction, target);
     const params = m.params ? anchor(m.params) : 'none (absent, `{}` or `null`)';
     const result = m.result ? anchor(m.result) : '—';
     f.print`| ${direction} | ${m.kind} | \`${m.wireName}\` | ${params} | ${result} | ${m.since} |`;
@@ -60,21 +70,19 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.blank();
 }
 
-function emitMethods(f: GeneratedFile, model: Model): void {
+function emitMethods(f: GeneratedFile, model: Model, target: ProtocolTargets): void {
   for (const m of model.methods) {
     f.print`### \`${m.wireName}\``;
     f.blank();
     f.raw(m.description);
     f.blank();
-    f.raw(methodFacts(m, model));
+    f.raw(methodFacts(m, model, target));
     f.blank();
   }
 }
 
-function methodFacts(m: Method, model: Model): string {
-  const facts = [
-    `- ${m.kind}, ${m.direction === 'clientToServer' ? 'client → server' : 'server → client'}`,
-  ];
+function methodFacts(m: Method, model: Model, target: ProtocolTargets): string {
+  const facts = [`- ${m.kind}, ${arrow(m.direction, target)}`];
   facts.push(`- params: ${m.params ? anchor(m.params) : 'none'}`);
   if (m.result) facts.push(`- result: ${anchor(m.result)}`);
   const codes = m.errors
@@ -196,19 +204,26 @@ function emitMessages(f: GeneratedFile, model: Model): void {
     f.print`| ${m.name} | ${cell('`' + m.template + '`')} | ${m.owner} |`;
 }
 
-function emitReleases(f: GeneratedFile, model: Model, releases: readonly ReleasedVersion[]): void {
+function emitReleases(
+  f: GeneratedFile,
+  model: Model,
+  releases: readonly ReleasedVersion[],
+  target: ProtocolTargets,
+): void {
   const current = model.meta.protocolVersion;
   const isReleased = releases.some((r) => r.protocolVersion === current);
   f.print`## Versions`;
   f.blank();
   f.raw(
-    `This reference describes protocol version ${current}${isReleased ? '' : ' (not released yet)'}. Released versions are frozen under \`protocol/released/\`; \`pnpm breaking\` checks that the IDL breaks none of them.`,
+    `This reference describes protocol version ${current}${isReleased ? '' : ' (not released yet)'}. Released versions are frozen under \`${target.releases.dir}/\`; \`pnpm breaking\` checks that the IDL breaks none of them.`,
   );
   f.blank();
   f.print`| protocol version | IDL version | frozen file |`;
   f.print`|---|---|---|`;
+  // Links are relative to the reference's own folder.
+  const up = posix.relative(dirname(f.path), '.') || '.';
   for (const r of releases)
-    f.print`| ${r.protocolVersion} | ${r.idlVersion} | [\`${r.path}\`](../${r.path}) |`;
+    f.print`| ${r.protocolVersion} | ${r.idlVersion} | [\`${r.path}\`](${up}/${r.path}) |`;
   f.blank();
 }
 

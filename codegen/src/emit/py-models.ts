@@ -9,8 +9,9 @@ import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
 import { versionSentences } from './version-notes.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
+import { pyTarget } from './emitter.js';
 
 const codegenPackage = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -22,45 +23,47 @@ const codegenPackage = JSON.parse(
 export const DMCG_VERSION =
   codegenPackage.pythonTools['datamodel-code-generator'] ?? '(not pinned)';
 
-/** The hand-written base class that carries unknown fields (`extra`); see python/src/dsh_sdk/wire_object.py. */
-export const WIRE_OBJECT_BASE = 'dsh_sdk.wire_object.WireObject';
+/** The hand-written base class that carries unknown fields (`extra`), in the runtime's `wireObject` module. */
+export const WIRE_OBJECT_CLASS = 'WireObject';
 
 const SETUP_HINT = 'run `bash scripts/setup.sh` to install it';
 
 /** Fixed options: every one is a decision recorded here, none depends on the machine. */
-export const DMCG_OPTIONS: readonly string[] = [
-  '--input-file-type',
-  'jsonschema',
-  '--output-model-type',
-  'dataclasses.dataclass',
-  '--target-python-version',
-  '3.10',
-  '--dataclass-arguments',
-  '{"frozen": true, "kw_only": true, "slots": true}',
-  '--base-class',
-  WIRE_OBJECT_BASE,
-  // Class names are the IDL names (every definition has a title); fields are snake_case.
-  '--use-title-as-name',
-  '--snake-case-field',
-  // Enums become Literal types, so values are the wire strings themselves.
-  '--enum-field-as-literal',
-  'all',
-  '--use-schema-description',
-  '--use-field-description',
-  '--use-single-line-docstring',
-  '--use-double-quotes',
-  // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
-  // follows the classes it uses. Without this flag the result interleaves dependency layers
-  // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
-  // topological order broken by name, which reads as alphabetical: the easier one to look up.
-  '--keep-model-order',
-  '--disable-timestamp',
-  '--formatters',
-  'black',
-  'isort',
-  '--custom-file-header',
-  commentedHeader('py-models', 'py'),
-];
+export function dmcgOptions(target: ProtocolTargets): string[] {
+  return [
+    '--input-file-type',
+    'jsonschema',
+    '--output-model-type',
+    'dataclasses.dataclass',
+    '--target-python-version',
+    '3.10',
+    '--dataclass-arguments',
+    '{"frozen": true, "kw_only": true, "slots": true}',
+    '--base-class',
+    `${pyTarget(target).runtime.wireObject}.${WIRE_OBJECT_CLASS}`,
+    // Class names are the IDL names (every definition has a title); fields are snake_case.
+    '--use-title-as-name',
+    '--snake-case-field',
+    // Enums become Literal types, so values are the wire strings themselves.
+    '--enum-field-as-literal',
+    'all',
+    '--use-schema-description',
+    '--use-field-description',
+    '--use-single-line-docstring',
+    '--use-double-quotes',
+    // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
+    // follows the classes it uses. Without this flag the result interleaves dependency layers
+    // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
+    // topological order broken by name, which reads as alphabetical: the easier one to look up.
+    '--keep-model-order',
+    '--disable-timestamp',
+    '--formatters',
+    'black',
+    'isort',
+    '--custom-file-header',
+    commentedHeader('py-models', 'py', target.idlPath),
+  ];
+}
 
 /** black and isort read their settings from here: the repository's line length, so `ruff format` agrees. */
 const FORMATTER_SETTINGS = `[tool.black]
@@ -73,15 +76,16 @@ line_length = 100
 
 export const pyModelsEmitter: Emitter = {
   name: 'py-models',
-  emit({ bundle, model }) {
+  target: 'python',
+  emit({ bundle, model, target }) {
     const described = withVersionDescriptions(
       bundle,
       model,
       (text, item) => [text, ...versionSentences(item)].join(' '),
       (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
     );
-    const content = runDatamodelCodegen(withoutForbiddenProperties(described));
-    return [{ path: `${PY_GEN_DIR}/models.py`, content, language: 'py' }];
+    const content = runDatamodelCodegen(withoutForbiddenProperties(described), target);
+    return [{ path: `${pyTarget(target).genDir}/models.py`, content, language: 'py' }];
   },
 };
 
@@ -104,13 +108,19 @@ export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
   return { ...bundle, definitions };
 }
 
-export function runDatamodelCodegen(bundle: SchemaBundle): string {
+export function runDatamodelCodegen(bundle: SchemaBundle, target: ProtocolTargets): string {
   const executable = locateDatamodelCodegen();
   const dir = mkdtempSync(join(tmpdir(), 'dsh-py-models-'));
   try {
     writeFileSync(join(dir, 'protocol.schema.json'), `${JSON.stringify(bundle, null, 2)}\n`);
     writeFileSync(join(dir, 'pyproject.toml'), FORMATTER_SETTINGS);
-    const args = ['--input', 'protocol.schema.json', '--output', 'models.py', ...DMCG_OPTIONS];
+    const args = [
+      '--input',
+      'protocol.schema.json',
+      '--output',
+      'models.py',
+      ...dmcgOptions(target),
+    ];
     run(executable, args, dir);
     return readFileSync(join(dir, 'models.py'), 'utf8').replace(/\r\n/g, '\n');
   } finally {

@@ -1,6 +1,7 @@
 // What the validator compiler shares across functions: the keyword tables, JSON pointers as Python
 // expressions, and the module-level parts (constants, helper functions, imports) it creates.
 import type { SchemaNode } from '../idl/model.js';
+import type { PyTarget } from '../protocols/targets.js';
 import type { PyExpr } from './py-literals.js';
 import { flatPy, layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
 import { pythonPattern } from './py-regex.js';
@@ -100,8 +101,8 @@ export type RuntimeName =
   | 'utf16_length';
 
 /** The module a runtime name comes from: `ABSENT` is jsonlib's, the one sentinel the transport and peers use too. */
-export function runtimeModule(name: RuntimeName): string {
-  return name === 'ABSENT' ? 'dsh_sdk.jsonlib' : 'dsh_sdk.validation_runtime';
+export function runtimeModule(name: RuntimeName, python: PyTarget): string {
+  return name === 'ABSENT' ? python.runtime.json : python.runtime.validation;
 }
 
 /** Module-level constants and helper functions, shared when identical, and what the module imports. */

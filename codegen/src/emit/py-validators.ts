@@ -8,8 +8,9 @@ import { snakeCase } from '../idl/names.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { buildValidationBundle } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import { pyFile, pyGenModule } from './emitter.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
 import type { ModuleParts } from './py-validator-module.js';
@@ -24,8 +25,9 @@ import {
 
 export const pyValidatorsEmitter: Emitter = {
   name: 'py-validators',
-  emit({ model, bundle }) {
-    return [emitValidators(model, bundle)];
+  target: 'python',
+  emit({ model, bundle, target }) {
+    return [emitValidators(model, bundle, target)];
   },
 };
 
@@ -37,7 +39,8 @@ export function pyValidatorName(spec: ValidatorSpec): string {
 export function emitValidators(
   model: Model,
   bundle: SchemaBundle,
-  path = `${PY_GEN_DIR}/validators.py`,
+  target: ProtocolTargets,
+  name = 'validators.py',
 ) {
   const validation = buildValidationBundle(bundle, model);
   const compiler = new PyValidatorCompiler(validation.definitions);
@@ -54,7 +57,7 @@ export function emitValidators(
   compiler.parts.use('run');
   compiler.parts.use('Validator');
 
-  const f = new GeneratedFile(path, 'py-validators', 'py');
+  const f = pyFile(target, name, 'py-validators');
   f.preamble(
     pyDocstring(
       `Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`,
@@ -72,7 +75,7 @@ export function emitValidators(
   f.blank(2);
   emitMethodTables(f, model);
   const file = f.finish();
-  assertLineLengths(file.content, path);
+  assertLineLengths(file.content, file.path);
   return file;
 }
 
@@ -85,8 +88,8 @@ export function importValidatorParts(f: GeneratedFile, parts: ModuleParts): void
   for (const module of parts.modules) f.importModule(module);
   f.import('Mapping', 'collections.abc');
   for (const name of ['Any', 'Final']) f.import(name, 'typing');
-  f.import('Violation', 'dsh_sdk._gen.models');
-  for (const name of parts.runtime) f.import(name, runtimeModule(name));
+  f.import('Violation', pyGenModule(f, 'models'));
+  for (const name of parts.runtime) f.import(name, runtimeModule(name, f.python));
 }
 
 function emitPublicValidators(f: GeneratedFile, model: Model): void {

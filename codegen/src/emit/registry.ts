@@ -1,7 +1,6 @@
-// Every emitter, in run order, and the places generated files may live.
-import type { GeneratedLocations } from '../printer/write.js';
+// Every emitter, in run order. Each writes for one target of protocol.targets.json and runs only
+// for the protocols that have it.
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
 import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
 import { pyBindingsEmitter } from './py-bindings.js';
@@ -31,8 +30,3 @@ export const EMITTERS: readonly Emitter[] = [
   pyValidatorsEmitter,
   pyPeersEmitter,
 ];
-
-export const GENERATED_LOCATIONS: GeneratedLocations = {
-  folders: [TS_GEN_DIR, PY_GEN_DIR],
-  files: ['docs/protocol.md'],
-};

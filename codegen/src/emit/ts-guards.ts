@@ -2,14 +2,15 @@
 // a variant with `type: string` for what this version does not know, so `value.type === 'x'`
 // alone cannot narrow it to the variant; these guards can.
 import type { Model, TypeDef, UnionVariant } from '../idl/model.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsFile } from './emitter.js';
 
 export const tsGuardsEmitter: Emitter = {
   name: 'ts-guards',
-  emit({ model }) {
-    const f = new GeneratedFile(`${TS_GEN_DIR}/guards.gen.ts`, 'ts-guards', 'ts');
+  target: 'typescript',
+  emit({ model, target }) {
+    const f = tsFile(target, 'guards.gen.ts', 'ts-guards');
     for (const union of openUnions(model)) emitGuards(f, union);
     return [f.finish()];
   },

@@ -2,18 +2,21 @@
 import type { Method, Model } from '../idl/model.js';
 import { notifications, requests } from '../idl/model.js';
 import { kebabCase } from '../idl/names.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
+import { arrow, bindingNames } from './binding-names.js';
 import type { Emitter } from './emitter.js';
+import { tsFile } from './emitter.js';
 import { deprecationText, withJsdocTags } from './version-notes.js';
-import { TS_GEN_DIR } from './emitter.js';
 
 export const tsMethodsEmitter: Emitter = {
   name: 'ts-methods',
-  emit({ model }) {
-    const f = new GeneratedFile(`${TS_GEN_DIR}/methods.gen.ts`, 'ts-methods', 'ts');
+  target: 'typescript',
+  emit({ model, target }) {
+    const f = tsFile(target, 'methods.gen.ts', 'ts-methods');
     emitMethodConstants(f, model);
-    emitRequestMap(f, model);
-    emitNotificationMap(f, model);
+    emitRequestMap(f, model, target);
+    emitNotificationMap(f, model, target);
     emitMethodTable(f, model);
     return [f.finish()];
   },
@@ -36,31 +39,33 @@ function emitMethodConstants(f: GeneratedFile, model: Model): void {
   f.blank();
 }
 
-function emitRequestMap(f: GeneratedFile, model: Model): void {
-  f.raw(
-    f.jsdoc('Params and result of every client → server request, indexed by wire method name.'),
-  );
-  f.print`export interface HarnessSdkRequestMap {`;
+function emitRequestMap(f: GeneratedFile, model: Model, target: ProtocolTargets): void {
+  const way = arrow('clientToServer', target);
+  const { requestMap } = bindingNames(target);
+  f.raw(f.jsdoc(`Params and result of every ${way} request, indexed by wire method name.`));
+  f.print`export interface ${requestMap} {`;
   for (const m of requests(model)) {
     f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${f.string(m.wireName)}: { params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} };`;
   }
   f.print`}`;
-  f.raw(f.jsdoc('A client → server request method.'));
-  f.print`export type RequestMethod = keyof HarnessSdkRequestMap;`;
+  f.raw(f.jsdoc(`A ${way} request method.`));
+  f.print`export type RequestMethod = keyof ${requestMap};`;
   f.blank();
 }
 
-function emitNotificationMap(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('Params of every server → client notification, indexed by wire method name.'));
-  f.print`export interface HarnessSdkNotificationMap {`;
+function emitNotificationMap(f: GeneratedFile, model: Model, target: ProtocolTargets): void {
+  const way = arrow('serverToClient', target);
+  const { notificationMap } = bindingNames(target);
+  f.raw(f.jsdoc(`Params of every ${way} notification, indexed by wire method name.`));
+  f.print`export interface ${notificationMap} {`;
   for (const m of notifications(model)) {
     f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
     f.print`  ${f.string(m.wireName)}: ${payload(f, m.params, 'undefined')};`;
   }
   f.print`}`;
-  f.raw(f.jsdoc('A server → client notification method.'));
-  f.print`export type NotificationMethod = keyof HarnessSdkNotificationMap;`;
+  f.raw(f.jsdoc(`A ${way} notification method.`));
+  f.print`export type NotificationMethod = keyof ${notificationMap};`;
   f.blank();
 }
 

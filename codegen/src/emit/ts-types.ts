@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, compile, type Options } from 'json-schema-to-typescrip
 import { format } from 'prettier';
 import { refName } from '../idl/model.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsTarget } from './emitter.js';
 import { commentedHeader } from '../printer/generated-file.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
 import { jsdocTags, withJsdocTags } from './version-notes.js';
@@ -23,7 +23,8 @@ const OPTIONS: Partial<Options> = {
 
 export const tsTypesEmitter: Emitter = {
   name: 'ts-types',
-  async emit({ bundle: plain, model }) {
+  target: 'typescript',
+  async emit({ bundle: plain, model, target }) {
     const bundle = withVersionDescriptions(plain, model, withJsdocTags, (value, item) =>
       [`\`${value}\`:`, ...jsdocTags(item).map((tag) => tag.replace(/^@(\w+)/, '$1'))].join(' '),
     );
@@ -52,8 +53,9 @@ export const tsTypesEmitter: Emitter = {
     for (const declaration of splitDeclarations(formatted)) {
       if (!declared.has(declaration.name)) declared.set(declaration.name, declaration.text);
     }
-    const content = [commentedHeader('ts-types', 'ts'), ...declared.values()].join('\n\n');
-    return [{ path: `${TS_GEN_DIR}/types.gen.ts`, content, language: 'ts' }];
+    const header = commentedHeader('ts-types', 'ts', target.idlPath);
+    const content = [header, ...declared.values()].join('\n\n');
+    return [{ path: `${tsTarget(target).genDir}/types.gen.ts`, content, language: 'ts' }];
   },
 };
 

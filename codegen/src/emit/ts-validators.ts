@@ -3,14 +3,10 @@ import AjvModule, { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { Model } from '../idl/model.js';
-import { GeneratedFile } from '../printer/generated-file.js';
-import {
-  buildValidationBundle,
-  NOT_OBJECT_LACKS_REQUIRED,
-  VALIDATION_BUNDLE_ID,
-} from '../schema/validation.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import { buildValidationBundle, NOT_OBJECT_LACKS_REQUIRED } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsFile } from './emitter.js';
 import { OPEN_VALUE } from '../schema/number-rule.js';
 import {
   noParamsSchema,
@@ -71,8 +67,10 @@ export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): voi
 
 export const tsValidatorsEmitter: Emitter = {
   name: 'ts-validators',
-  emit({ model, bundle }) {
+  target: 'typescript',
+  emit({ model, bundle, target }) {
     const validation = buildValidationBundle(bundle, model);
+    const bundleId = validation.$id;
     const specs = validatorSpecs(model);
     // unicode: false measures strings with .length (no runtime import); only minLength 1 is used, where
     // UTF-16 units and code points agree. inlineRefs: false gives one shared function per definition.
@@ -88,22 +86,22 @@ export const tsValidatorsEmitter: Emitter = {
     assertNotObjectLacksRequired(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({
-      $id: `${VALIDATION_BUNDLE_ID}/no-params`,
-      ...noParamsSchema(`${VALIDATION_BUNDLE_ID}${REF_PREFIX}${OPEN_VALUE}`),
+      $id: `${bundleId}/no-params`,
+      ...noParamsSchema(`${bundleId}${REF_PREFIX}${OPEN_VALUE}`),
     });
     const refs: Record<string, string> = {};
     for (const spec of specs) {
       refs[spec.name] = spec.typeName
-        ? `${VALIDATION_BUNDLE_ID}${REF_PREFIX}${spec.typeName}`
-        : `${VALIDATION_BUNDLE_ID}/no-params`;
+        ? `${bundleId}${REF_PREFIX}${spec.typeName}`
+        : `${bundleId}/no-params`;
     }
-    refs['validateProtocolFrame'] = VALIDATION_BUNDLE_ID;
-    const js = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.js`, 'ts-validators', 'js');
+    refs['validateProtocolFrame'] = bundleId;
+    const js = tsFile(target, 'validators.gen.js', 'ts-validators');
     js.raw('/* eslint-disable */');
     js.raw(standaloneCode(ajv, refs));
     emitMethodValidatorsTable(js, model);
 
-    const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
+    const dts = tsFile(target, 'validators.gen.d.ts', 'ts-validators');
     dts.raw(
       dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
     );

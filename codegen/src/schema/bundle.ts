@@ -4,8 +4,6 @@ import type { Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { pascalCase } from '../idl/names.js';
 
-export const BUNDLE_ID = 'https://dsh-sdk.dev/protocol.schema.json';
-
 export type SchemaBundle = {
   $schema: string;
   $id: string;
@@ -16,6 +14,9 @@ export type SchemaBundle = {
   anyOf: SchemaNode[];
   definitions: Record<string, SchemaNode>;
 };
+
+/** The `$id` of a bundle checked in memory only (examples, the breaking check's samples). */
+export const IN_MEMORY_SCHEMA_ID = 'https://dsh-sdk.dev/in-memory.schema.json';
 
 const ref = (name: string): SchemaNode => ({ $ref: REF_PREFIX + name });
 
@@ -31,7 +32,8 @@ export function frameNames(method: Method): {
     : { notification: `${base}NotificationFrame` };
 }
 
-export function buildSchemaBundle(model: Model): SchemaBundle {
+/** The bundle of `model`, published as `schemaId` (its targets file's `schemaId`). */
+export function buildSchemaBundle(model: Model, schemaId: string): SchemaBundle {
   const defs: Record<string, SchemaNode> = {};
   for (const type of model.types) defs[type.name] = typeSchema(type, model);
   Object.assign(defs, envelopeSchemas(model));
@@ -39,7 +41,7 @@ export function buildSchemaBundle(model: Model): SchemaBundle {
   const frames = Object.keys(defs).filter((name) => name.endsWith('Frame'));
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: BUNDLE_ID,
+    $id: schemaId,
     title: 'ProtocolFrame',
     description: `Any frame of the ${model.meta.title} ${model.meta.version}. ${model.meta.description}`,
     'x-protocol-version': model.meta.version,

@@ -8,7 +8,10 @@ import { REF_PREFIX } from '../idl/model.js';
 import type { SchemaBundle } from './bundle.js';
 import { withNumberRule } from './number-rule.js';
 
-export const VALIDATION_BUNDLE_ID = 'https://dsh-sdk.dev/protocol.validation.schema.json';
+/** The validators' bundle is named after the published one: `protocol.validation.schema.json`. */
+export function validationBundleId(schemaId: string): string {
+  return schemaId.replace(/\.schema\.json$/, '.validation.schema.json');
+}
 
 /** Annotation keywords validators never read; dropped so generated code stays small. */
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'tsType', '$comment']);
@@ -22,7 +25,7 @@ export function buildValidationBundle(bundle: SchemaBundle, model: Model): Schem
     const type = model.types.find((t) => t.name === name);
     definitions[name] = type?.union ? dispatchSchema(type, model) : stripAnnotations(schema);
   }
-  return { ...bundle, $id: VALIDATION_BUNDLE_ID, definitions };
+  return { ...bundle, $id: validationBundleId(bundle.$id), definitions };
 }
 
 /** Variants in dispatch order, nested unions flattened in place. */
