@@ -3,9 +3,12 @@ import { breakingCommand } from './cli/breaking-command.js';
 import type { Command } from './cli/command.js';
 import { UsageError, parseCommandArgs } from './cli/command.js';
 import { generateCommand } from './cli/generate-command.js';
+import { importCommand } from './cli/import-command.js';
 import { releaseCommand } from './cli/release-command.js';
 import { summaryCommand } from './cli/summary-command.js';
 import { IdlError } from './idl/source.js';
+import { ImportError } from './import/collect-methods.js';
+import { SourceSchemaError } from './import/source-schema.js';
 import { ProtocolLayoutError } from './protocols/list.js';
 
 const COMMANDS: readonly Command[] = [
@@ -13,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   summaryCommand,
   releaseCommand,
   breakingCommand,
+  importCommand,
 ];
 
 const USAGE = `Usage: idl-gen <command> [options]
@@ -63,7 +67,11 @@ function reportFailure(error: unknown): number {
     );
     return 1;
   }
-  if (error instanceof ProtocolLayoutError) {
+  if (
+    error instanceof ProtocolLayoutError ||
+    error instanceof ImportError ||
+    error instanceof SourceSchemaError
+  ) {
     process.stderr.write(`idl-gen: ${error.message}\n`);
     return 1;
   }

@@ -1,4 +1,5 @@
 // `idl-gen generate [--check]`: every protocol's emitters, written to disk or compared with it.
+import { findImportDrift, IMPORT_COMMAND } from '../import/run-import.js';
 import type { Drift } from '../printer/write.js';
 import { REGENERATE_COMMAND } from '../printer/generated-file.js';
 import { findDrift, writeOutputs } from '../printer/write.js';
@@ -15,10 +16,12 @@ export const generateCommand: Command = {
 
 Loads and checks each protocol's IDL (protocol.idl.json at the root, protocols/<name>/protocol.idl.json
 for the others), runs the emitters of the targets its protocol.targets.json names and writes the files
-that changed, deleting stale files in its generated folders.
+that changed, deleting stale files in its generated folders. With --check, an imported protocol's IDL
+(one with a protocol.import.json) is also compared with a fresh import of its pinned schema.
 
 Options:
-  --check          write nothing; exit 1 with a diff of every stale file (pnpm generate:check)
+  --check          write nothing; exit 1 with a diff of every stale file, imported IDLs included
+                   (pnpm generate:check)
   --protocol NAME  only this protocol (default: every protocol of the repository)
   --idl FILE       read the selected protocol's IDL from FILE (needs one protocol)
   --root DIR       the repository to write into (default: this repository)
@@ -48,7 +51,15 @@ async function runGenerate(values: OptionValues): Promise<number> {
       outputs: await renderProtocol(protocol, root),
     })),
   );
-  if (values['check'] === true) return reportDrift(root, rendered);
+  if (values['check'] === true) {
+    const imports = await Promise.all(
+      protocols
+        .filter((p) => p.location.importPath !== null)
+        .map((p) => findImportDrift(root, p.location)),
+    );
+    const stale = imports.filter((d) => d !== null);
+    return Math.max(reportImportDrift(stale), reportDrift(root, rendered));
+  }
   for (const { protocol, outputs } of rendered) {
     const written = writeOutputs(root, outputs, generatedLocations(protocol.targets));
     const summary = written
@@ -59,6 +70,16 @@ async function runGenerate(values: OptionValues): Promise<number> {
     );
   }
   return 0;
+}
+
+function reportImportDrift(drift: readonly Drift[]): number {
+  if (drift.length === 0) return 0;
+  for (const d of drift) process.stderr.write(`\n${d.diff}`);
+  process.stderr.write(
+    `\ngenerate:check: ${drift.map((d) => d.path).join(', ')} not what importing its pinned schema gives:\n` +
+      `Run \`${IMPORT_COMMAND}\` (then \`pnpm generate\`) and commit the result.\n`,
+  );
+  return 1;
 }
 
 function reportDrift(root: string, rendered: readonly Rendered[]): number {

@@ -9,9 +9,9 @@ export interface BindingNames {
   readonly requestMap: string;
   /** Server → client notifications by wire name (`HarnessSdkNotificationMap`). */
   readonly notificationMap: string;
-  /** Server → client requests by wire name (`AcpAgentRequestMap`). */
+  /** Server → client requests by wire name (`<prefix><Server>RequestMap`). */
   readonly serverRequestMap: string;
-  /** Client → server notifications by wire name (`AcpClientNotificationMap`). */
+  /** Client → server notifications by wire name (`<prefix><Client>NotificationMap`). */
   readonly clientNotificationMap: string;
   /** Any server → client notification, told apart by method (`HarnessSdkNotification`). */
   readonly anyNotification: string;
@@ -21,7 +21,7 @@ export interface BindingNames {
   readonly notifier: string;
   /** What the server end implements (`HarnessSdkRequestHandlers`). */
   readonly requestHandlers: string;
-  /** What the client end implements, when the server sends requests (`AcpClientRequestHandlers`). */
+  /** What the client end implements, when the server sends requests (`<prefix><Client>RequestHandlers`). */
   readonly clientRequestHandlers: string;
   /** Serves the protocol on a transport (`serveHarnessSdk`). */
   readonly serve: string;

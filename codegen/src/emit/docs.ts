@@ -1,6 +1,6 @@
 // IDL → docs/protocol.md: the reference a client author reads.
 import { dirname, posix } from 'node:path';
-import type { Field, Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
+import type { Field, Method, Model, SchemaNode, TypeDef, Union } from '../idl/model.js';
 import type { ReleasedVersion } from '../release/released-files.js';
 import { refName } from '../idl/model.js';
 import { GeneratedFile } from '../printer/generated-file.js';
@@ -115,6 +115,12 @@ function emitTypes(
 }
 
 function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
+  if (type.bases.length > 0) {
+    f.raw(
+      `Has every member of ${type.bases.map(anchor).join(' and ')}${type.fields.length > 0 ? ', and:' : '.'}`,
+    );
+    f.blank();
+  }
   if (type.kind === 'object' && type.fields.length > 0) {
     f.print`| field | type | required | description |`;
     f.print`|---|---|---|---|`;
@@ -124,12 +130,9 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
     }
     f.blank();
   } else if (type.union) {
-    const open = type.union.isOpen ? 'Open union' : 'Union';
-    f.print`${open} on \`${type.union.discriminator}\`:`;
-    f.blank();
-    for (const v of type.union.variants)
-      f.print`- ${v.tag ? `\`${v.tag}\`` : 'any other value'}: ${anchor(v.typeName)}`;
-    f.blank();
+    emitUnionBody(f, type.union);
+  } else if (type.kind === 'object' && type.bases.length > 0) {
+    // Its members are its bases': said above.
   } else if (type.values.length > 0) {
     f.print`${type.kind === 'openEnum' ? 'Open string enum (other values pass through)' : 'One of'}:`;
     f.blank();
@@ -142,6 +145,26 @@ function emitTypeBody(f: GeneratedFile, type: TypeDef): void {
     f.print`Schema: \`${constraints(type.schema)}\``;
     f.blank();
   }
+}
+
+function emitUnionBody(f: GeneratedFile, union: Union): void {
+  if (union.discriminator === null) {
+    f.raw('Untagged union: a value is the first of these whose required members are all present:');
+    f.blank();
+    for (const v of union.variants) {
+      const members = v.select.map((name) => `\`${name}\``).join(', ');
+      f.print`- ${anchor(v.typeName)}${members ? ` (with ${members})` : ''}`;
+    }
+    f.blank();
+    return;
+  }
+  f.print`${union.isOpen ? 'Open union' : 'Union'} on \`${union.discriminator}\`:`;
+  f.blank();
+  for (const v of union.variants) {
+    const when = v.tag ? `\`${v.tag}\`` : v.isDefault ? 'absent' : 'any other value';
+    f.print`- ${when}: ${anchor(v.typeName)}`;
+  }
+  f.blank();
 }
 
 function fieldType(field: Field): string {

@@ -203,6 +203,10 @@ function unionsTable(model: Model, uses: Set<TableType>): string[] {
   const lines = ['UNIONS: Final[Mapping[str, UnionInfo]] = {'];
   for (const type of model.types) {
     if (!type.union) continue;
+    if (type.union.discriminator === null)
+      throw new Error(
+        `py-bindings: ${type.name} is an untagged union (x-untagged); the Python codec decodes tagged unions only`,
+      );
     const flat = flattenVariants(type, model);
     const unknown = flat.find((v) => v.tag === null);
     const variants = flat
@@ -216,7 +220,7 @@ function unionsTable(model: Model, uses: Set<TableType>): string[] {
       );
     if (variants.length > 0) uses.add('VariantInfo');
     const info = pyCallExpr('UnionInfo', [
-      `discriminator=${pyStr(type.union.discriminator)}`,
+      `discriminator=${pyStr(type.union.discriminator ?? '')}`,
       { ...pyTupleExpr(variants), head: 'variants=(' },
       `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
       `alias=m.${type.name}`,

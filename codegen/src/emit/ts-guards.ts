@@ -18,11 +18,12 @@ export const tsGuardsEmitter: Emitter = {
 
 /** The open unions with a discriminator: those `type === tag` cannot narrow. */
 function openUnions(model: Model): TypeDef[] {
-  return model.types.filter((type) => type.union?.isOpen === true);
+  return model.types.filter((type) => type.union?.isOpen === true && type.union.discriminator);
 }
 
 function emitGuards(f: GeneratedFile, union: TypeDef): void {
-  const { discriminator, variants } = union.union ?? { discriminator: '', variants: [] };
+  const variants = union.union?.variants ?? [];
+  const discriminator = union.union?.discriminator ?? '';
   const unionName = f.importType(union.name, './types.gen.js');
   for (const variant of variants) {
     if (variant.tag === null) continue;

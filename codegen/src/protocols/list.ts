@@ -28,7 +28,7 @@ export interface ProtocolLocation {
 
 /**
  * Every protocol of the repository at `root`: the root one first, then protocols/* by name.
- * A folder under protocols/ without an IDL is skipped; a protocol whose targets file is missing
+ * A folder under protocols/ without an IDL (or import settings, which make one) is skipped; a protocol whose targets file is missing
  * is reported, since nothing could be generated from it.
  */
 export function listProtocols(root: string): ProtocolLocation[] {
@@ -38,8 +38,10 @@ export function listProtocols(root: string): ProtocolLocation[] {
   if (!existsSync(folder)) return found;
   for (const name of readdirSync(folder).sort()) {
     const dir = `${PROTOCOLS_DIR}/${name}`;
-    if (!statSync(join(root, dir)).isDirectory() || !existsSync(join(root, dir, IDL_FILE)))
-      continue;
+    if (!statSync(join(root, dir)).isDirectory()) continue;
+    // An imported protocol is listed before its first import, so `idl-gen import` finds it.
+    const hasIdl = [IDL_FILE, IMPORT_FILE].some((file) => existsSync(join(root, dir, file)));
+    if (!hasIdl) continue;
     found.push(locationOf(root, dir, name));
   }
   return found;

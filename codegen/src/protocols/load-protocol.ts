@@ -1,4 +1,5 @@
 // A protocol ready for the emitters: its location, its checked targets and its checked model.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadIdlFile } from '../idl/load.js';
 import type { Model } from '../idl/model.js';
@@ -44,6 +45,10 @@ export function loadProtocols(
     throw new ProtocolLayoutError('--idl reads one protocol: name it with --protocol NAME');
   return chosen.map((location) => {
     const path = idlOverride ?? join(root, location.idlPath);
+    if (!existsSync(path))
+      throw new ProtocolLayoutError(
+        `${location.idlPath} does not exist yet: run \`pnpm idl:import\` to import it (${location.importPath ?? 'no protocol.import.json either'})`,
+      );
     const model = loadIdlFile(path, idlOverride ?? location.idlPath);
     return { location, targets: targets.get(location.name) as ProtocolTargets, model };
   });

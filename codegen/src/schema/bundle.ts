@@ -83,10 +83,10 @@ function lowerRefSiblings<T>(node: T): T {
 /** The unknown variant matches only tags no sibling variant claims, so `anyOf` stays unambiguous. */
 function excludeKnownTags(schema: Record<string, unknown>, type: TypeDef, model: Model): void {
   const owner = model.types.find((t) => t.union?.variants.some((v) => v.typeName === type.name));
-  if (!owner?.union) return;
+  const discriminator = owner?.union?.discriminator;
+  if (!owner || discriminator === null || discriminator === undefined) return;
   const tags = knownTags(owner, model);
   const properties = { ...(schema['properties'] as Record<string, SchemaNode>) };
-  const discriminator = owner.union.discriminator;
   properties[discriminator] = { ...properties[discriminator], not: { enum: tags } };
   schema['properties'] = properties;
 }

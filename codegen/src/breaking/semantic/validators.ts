@@ -19,7 +19,13 @@ export type TypeValidator = (value: unknown) => Verdict;
 
 /** Validators by type name, compiled on first use. */
 export function createValidators(model: Model): (typeName: string) => TypeValidator | null {
-  const ajv = new Ajv({ allErrors: false, strict: false, unicode: false, logger: false });
+  const ajv = new Ajv({
+    allErrors: false,
+    strict: false,
+    unicode: false,
+    logger: false,
+    validateFormats: false,
+  });
   assertContentEncoding(ajv);
   ajv.addSchema(buildValidationBundle(buildSchemaBundle(model, IN_MEMORY_SCHEMA_ID), model));
   const bundleId = validationBundleId(IN_MEMORY_SCHEMA_ID);
