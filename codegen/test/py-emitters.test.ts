@@ -350,18 +350,20 @@ describe('Python literals and patterns', () => {
 });
 
 describe('locating datamodel-codegen', () => {
-  it('finds the pinned version where set-up installs it, whatever PATH holds', () => {
+  it('finds the pinned version where set-up installs it, whatever PATH holds', async () => {
     const path = process.env['PATH'];
     process.env['PATH'] = '/nonexistent';
     try {
-      expect(locateDatamodelCodegen()).toMatch(/\/\.tools\/pipx\/bin\/datamodel-codegen$/);
+      await expect(locateDatamodelCodegen()).resolves.toMatch(
+        /\/\.tools\/pipx\/bin\/datamodel-codegen$/,
+      );
     } finally {
       process.env['PATH'] = path;
     }
   });
 
-  it('names the missing executable, the pinned version and the fix', () => {
-    expect(() => locateDatamodelCodegen('/nonexistent/datamodel-codegen')).toThrow(
+  it('names the missing executable, the pinned version and the fix', async () => {
+    await expect(locateDatamodelCodegen('/nonexistent/datamodel-codegen')).rejects.toThrow(
       `py-models: /nonexistent/datamodel-codegen not found; run \`bash scripts/setup.sh\` to install it (datamodel-code-generator==${DMCG_VERSION}).`,
     );
   });

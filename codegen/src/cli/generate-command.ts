@@ -1,6 +1,7 @@
 // `idl-gen generate [--check]`: every protocol's emitters, written to disk or compared with it.
 import { findImportDrift, IMPORT_COMMAND } from '../import/run-import.js';
 import type { Drift } from '../printer/write.js';
+import { FormatPool } from '../printer/format-pool.js';
 import { REGENERATE_COMMAND } from '../printer/generated-file.js';
 import { findDrift, writeOutputs } from '../printer/write.js';
 import { generatedLocations } from '../protocols/targets.js';
@@ -44,22 +45,27 @@ interface Rendered {
 async function runGenerate(values: OptionValues): Promise<number> {
   const root = rootOption(values);
   const protocols = loadSelectedProtocols(values, root, 'generate');
-  // Rendered together: one protocol's child processes (datamodel-codegen) overlap the other's work.
-  const rendered: Rendered[] = await Promise.all(
+  // Rendered together, formatted on one pool of workers: one protocol's waits (datamodel-codegen,
+  // formatting) overlap the other's work.
+  const pool = new FormatPool(root);
+  const rendering = Promise.all(
     protocols.map(async (protocol) => ({
       protocol,
-      outputs: await renderProtocol(protocol, root),
+      outputs: await renderProtocol(protocol, root, pool),
     })),
-  );
+  ).finally(() => pool.close());
   if (values['check'] === true) {
-    const imports = await Promise.all(
+    // Started once the emitters are: it works on the main thread while the workers format.
+    const imports = Promise.all(
       protocols
         .filter((p) => p.location.importPath !== null)
         .map((p) => findImportDrift(root, p.location)),
     );
-    const stale = imports.filter((d) => d !== null);
+    const [rendered, drift] = await Promise.all([rendering, imports]);
+    const stale = drift.filter((d) => d !== null);
     return Math.max(reportImportDrift(stale), reportDrift(root, rendered));
   }
+  const rendered: Rendered[] = await rendering;
   for (const { protocol, outputs } of rendered) {
     const written = writeOutputs(root, outputs, generatedLocations(protocol.targets));
     const summary = written

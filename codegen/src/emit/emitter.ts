@@ -14,6 +14,11 @@ export interface EmitContext {
   readonly target: ProtocolTargets;
   /** The released protocol versions frozen under the releases folder, oldest first (none when absent). */
   readonly releases?: readonly ReleasedVersion[];
+  /**
+   * Formats a text as the repository formats that language (on the format pool's workers). An
+   * emitter that formats its output so marks it `isFormatted`; absent, it formats by itself.
+   */
+  readonly format?: (text: string, language: Language) => Promise<string>;
 }
 
 /** The target an emitter writes for: it runs only when the protocol's targets file has it. */

@@ -1,10 +1,11 @@
 // Schema bundle → python/src/dsh_sdk/_gen/models.py: standard-library dataclasses made by
 // datamodel-code-generator (pinned in codegen/package.json, run through pipx), steered only by options.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
@@ -84,8 +85,10 @@ export const pyModelsEmitter: Emitter = {
       (text, item) => [text, ...versionSentences(item)].join(' '),
       (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
     );
-    const content = runDatamodelCodegen(withoutForbiddenProperties(described), target);
-    return [{ path: `${pyTarget(target).genDir}/models.py`, content, language: 'py' }];
+    // A child process: awaited, so the other emitters (of this protocol and others) run meanwhile.
+    return runDatamodelCodegen(withoutForbiddenProperties(described), target).then((content) => [
+      { path: `${pyTarget(target).genDir}/models.py`, content, language: 'py' as const },
+    ]);
   },
 };
 
@@ -108,8 +111,11 @@ export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
   return { ...bundle, definitions };
 }
 
-export function runDatamodelCodegen(bundle: SchemaBundle, target: ProtocolTargets): string {
-  const executable = locateDatamodelCodegen();
+export async function runDatamodelCodegen(
+  bundle: SchemaBundle,
+  target: ProtocolTargets,
+): Promise<string> {
+  const executable = await locateDatamodelCodegen();
   const dir = mkdtempSync(join(tmpdir(), 'dsh-py-models-'));
   try {
     writeFileSync(join(dir, 'protocol.schema.json'), `${JSON.stringify(bundle, null, 2)}\n`);
@@ -121,7 +127,7 @@ export function runDatamodelCodegen(bundle: SchemaBundle, target: ProtocolTarget
       'models.py',
       ...dmcgOptions(target),
     ];
-    run(executable, args, dir);
+    await run(executable, args, dir);
     return readFileSync(join(dir, 'models.py'), 'utf8').replace(/\r\n/g, '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -137,10 +143,10 @@ export const DMCG_EXECUTABLE = fileURLToPath(
 );
 
 /** The pinned datamodel-codegen; fails with the fix when it is missing or another version. */
-export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
+export async function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): Promise<string> {
   let version: string;
   try {
-    version = run(executable, ['--version'], process.cwd()).trim();
+    version = (await run(executable, ['--version'], process.cwd())).trim();
   } catch {
     throw new Error(
       `py-models: ${executable} not found; ${SETUP_HINT} (datamodel-code-generator==${DMCG_VERSION}).`,
@@ -154,13 +160,11 @@ export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
   return executable;
 }
 
-function run(command: string, args: readonly string[], cwd: string): string {
+const execFileAsync = promisify(execFile);
+
+async function run(command: string, args: readonly string[], cwd: string): Promise<string> {
   try {
-    return execFileSync(command, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    return (await execFileAsync(command, [...args], { cwd, encoding: 'utf8' })).stdout;
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim();
     throw new Error(

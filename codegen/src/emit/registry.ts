@@ -1,5 +1,6 @@
 // Every emitter, in run order. Each writes for one target of protocol.targets.json and runs only
-// for the protocols that have it.
+// for the protocols that have it. The ones whose output takes longest to format run first, so
+// their formatting (on worker threads) overlaps the other emitters' work.
 import type { Emitter } from './emitter.js';
 import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
@@ -16,14 +17,14 @@ import { tsTypesEmitter } from './ts-types.js';
 import { tsValidatorsEmitter } from './ts-validators.js';
 
 export const EMITTERS: readonly Emitter[] = [
+  tsValidatorsEmitter,
+  docsEmitter,
   jsonSchemaEmitter,
   tsTypesEmitter,
   tsGuardsEmitter,
   tsConstantsEmitter,
   tsMethodsEmitter,
-  tsValidatorsEmitter,
   tsPeersEmitter,
-  docsEmitter,
   pyModelsEmitter,
   pyBindingsEmitter,
   pyConvertersEmitter,

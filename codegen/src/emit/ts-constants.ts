@@ -15,8 +15,9 @@ export const tsConstantsEmitter: Emitter = {
     const f = tsFile(target, 'constants.gen.ts', 'ts-constants');
     emitProtocolConstants(f, model);
     emitErrorCodes(f, model);
-    emitDiagnosticReasons(f, model);
-    emitMessages(f, model);
+    // A protocol without diagnostics or message texts (one whose transport is another's) gets neither.
+    if (model.diagnostics.length > 0) emitDiagnosticReasons(f, model);
+    if (model.messages.length > 0) emitMessages(f, model);
     return [f.finish()];
   },
 };

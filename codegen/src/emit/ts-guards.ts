@@ -24,6 +24,7 @@ function openUnions(model: Model): TypeDef[] {
 function emitGuards(f: GeneratedFile, union: TypeDef): void {
   const variants = union.union?.variants ?? [];
   const discriminator = union.union?.discriminator ?? '';
+  const hasDefault = variants.some((v) => v.isDefault);
   const unionName = f.importType(union.name, './types.gen.js');
   for (const variant of variants) {
     if (variant.tag === null) continue;
@@ -34,7 +35,7 @@ function emitGuards(f: GeneratedFile, union: TypeDef): void {
       ),
     );
     f.print`export function is${variant.typeName}(value: ${unionName}): value is ${name} {`;
-    f.print`  return ${condition(f, discriminator, variant)};`;
+    f.print`  return ${condition(f, discriminator, variant, hasDefault)};`;
     f.print`}`;
     f.blank();
   }
@@ -46,8 +47,15 @@ function selectText(variant: UnionVariant): string {
     : ` with ${variant.select.map((p) => `\`${p}\``).join(', ')}`;
 }
 
-function condition(f: GeneratedFile, discriminator: string, variant: UnionVariant): string {
-  const checks = [`value.${discriminator} === ${f.string(variant.tag ?? '')}`];
+function condition(
+  f: GeneratedFile,
+  discriminator: string,
+  variant: UnionVariant,
+  hasDefault: boolean,
+): string {
+  // A default variant has no discriminator: TypeScript needs `in` before it reads the member.
+  const present = hasDefault ? [`${f.string(discriminator)} in value`] : [];
+  const checks = [...present, `value.${discriminator} === ${f.string(variant.tag ?? '')}`];
   for (const property of variant.select) checks.push(`${f.string(property)} in value`);
   return checks.join(' && ');
 }

@@ -1,10 +1,11 @@
 // Validation bundle → ajv standalone ESM validators (no schema is compiled at run time) + typed .d.ts.
-import AjvModule, { _ } from 'ajv';
+import AjvModule from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { Model } from '../idl/model.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
-import { buildValidationBundle, NOT_OBJECT_LACKS_REQUIRED } from '../schema/validation.js';
+import { buildValidationBundle } from '../schema/validation.js';
+import { addProtocolKeywords } from './ajv-keywords.js';
 import type { Emitter } from './emitter.js';
 import { tsFile } from './emitter.js';
 import { OPEN_VALUE } from '../schema/number-rule.js';
@@ -17,53 +18,6 @@ import {
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
-
-/**
- * ajv treats `contentEncoding` as an annotation; the protocol asserts it. The check is inlined in
- * the standalone code: canonical padded base64 decodes and re-encodes to the same text.
- */
-export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
-  ajv.removeKeyword('contentEncoding');
-  ajv.addKeyword({
-    keyword: 'contentEncoding',
-    type: 'string',
-    schemaType: 'string',
-    error: { message: 'must be canonical padded base64' },
-    code(cxt) {
-      if (cxt.schema !== 'base64')
-        throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
-      cxt.fail(_`Buffer.from(${cxt.data}, 'base64').toString('base64') !== ${cxt.data}`);
-    },
-  });
-}
-
-/**
- * `x-not-object-lacks-required` (idl.schema.json): a value that is not a plain object is also
- * reported missing each `required` member, as `required` errors, so violations name the pointer
- * each member would have (the IDL's `x-not-object-lacks-required` on `SessionInterruptParams`: absent or array params name `/sessionId`).
- */
-export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): void {
-  ajv.addKeyword({
-    keyword: NOT_OBJECT_LACKS_REQUIRED,
-    schemaType: 'boolean',
-    error: {
-      message: (cxt) =>
-        _`${"must have required property '"} + ${cxt.params['missingProperty'] ?? ''} + ${"'"}`,
-      params: (cxt) => _`{missingProperty: ${cxt.params['missingProperty'] ?? ''}}`,
-    },
-    code(cxt) {
-      const required = (cxt.parentSchema as { required?: string[] }).required ?? [];
-      if (cxt.schema !== true || required.length === 0) return;
-      const { gen, data } = cxt;
-      gen.if(_`!(${data} && typeof ${data} == "object" && !Array.isArray(${data}))`, () => {
-        for (const name of required) {
-          cxt.setParams({ missingProperty: name });
-          cxt.error(true);
-        }
-      });
-    },
-  });
-}
 
 export const tsValidatorsEmitter: Emitter = {
   name: 'ts-validators',
@@ -80,10 +34,11 @@ export const tsValidatorsEmitter: Emitter = {
       unicode: false,
       inlineRefs: false,
       logger: false,
+      // `format` is an annotation (idl.schema.json): `int64`, `uri` and the like are not asserted.
+      validateFormats: false,
       code: { source: true, esm: true, lines: true },
     });
-    assertContentEncoding(ajv);
-    assertNotObjectLacksRequired(ajv);
+    addProtocolKeywords(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({
       $id: `${bundleId}/no-params`,

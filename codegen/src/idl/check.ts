@@ -11,6 +11,8 @@ import { collectMessages } from './messages.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
+import { ENVELOPE_NAMES } from '../schema/bundle.js';
+import { OPEN_VALUE } from '../schema/number-rule.js';
 
 /** A problem before it is located in the text. */
 export interface Finding {
@@ -60,12 +62,18 @@ export function checkIdl(raw: RawIdl): Finding[] {
   return findings;
 }
 
-/** Maps each type name to its pointer, reporting names defined twice. */
+/** Maps each type name to its pointer, reporting names defined twice or reserved by the bundle. */
 function locateTypes(raw: RawIdl, findings: Finding[]): Map<string, string> {
   const home = new Map<string, string>();
   for (const section of TYPE_SECTIONS) {
     for (const name of Object.keys(raw[section])) {
       const at = `/${section}/${name}`;
+      if (ENVELOPE_NAMES.includes(name) || name.endsWith('Frame') || name === OPEN_VALUE)
+        findings.push({
+          pointer: at,
+          message: `type name "${name}" is reserved: the schema bundle defines it (the JSON-RPC envelope, frames, OpenValue)`,
+          hint: 'rename the type (an imported one through "definitionNames" of its protocol.import.json)',
+        });
       const earlier = home.get(name);
       if (earlier)
         findings.push({

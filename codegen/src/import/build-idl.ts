@@ -25,12 +25,13 @@ export function buildIdl(
   settings: ImportSettings,
   idlPath: string,
 ): ImportedIdl {
-  const methods = collectMethods(source, settings);
   const lower = new TypeLowerer(source, settings);
-  for (const m of methods) {
-    if (m.params) lower.definition(m.params);
-    if (m.result) lower.definition(m.result);
-  }
+  // Payloads by their source names, lowered in method order: each takes its IDL name.
+  const methods = collectMethods(source, settings).map((m) => ({
+    ...m,
+    params: m.params === null ? null : lower.definition(m.params),
+    ...(m.result ? { result: lower.definition(m.result) } : {}),
+  }));
   const types: Record<string, SchemaNode> = {};
   for (const [name, schema] of lower.types)
     types[name] = { ...schema, examples: exampleOf(name, lower.types, settings.examples) };

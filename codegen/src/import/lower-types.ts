@@ -31,11 +31,15 @@ export class TypeLowerer {
     readonly settings: ImportSettings,
   ) {}
 
-  /** A source definition, lowered on first use (a placeholder holds its place while it is). */
-  definition(name: string): string {
+  /**
+   * A source definition, lowered on first use (a placeholder holds its place while it is); its
+   * IDL name is its own unless the settings' `definitionNames` give another.
+   */
+  definition(sourceName: string): string {
+    const name = this.settings.definitionNames[sourceName] ?? sourceName;
     if (this.types.has(name)) return name;
-    const schema = this.source.definitions[name];
-    if (!schema) throw new ImportError(`${this.source.label}: no definition named ${name}`);
+    const schema = this.source.definitions[sourceName];
+    if (!schema) throw new ImportError(`${this.source.label}: no definition named ${sourceName}`);
     this.types.set(name, {});
     this.types.set(name, this.lowerType(name, schema));
     return name;

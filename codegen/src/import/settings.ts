@@ -37,6 +37,7 @@ export interface ImportSettings {
   readonly extensions: readonly ExtensionMethod[];
   readonly optionalMethods: readonly string[];
   readonly methodNames: Readonly<Record<string, string>>;
+  readonly definitionNames: Readonly<Record<string, string>>;
   readonly typeNames: Readonly<Record<string, string>>;
   readonly descriptions: Readonly<Record<string, string>>;
   readonly examples: Readonly<Record<string, readonly unknown[]>>;
@@ -77,6 +78,7 @@ export function loadImportSettings(path: string, displayPath: string): ImportSet
     extensions: raw.extensions ?? [],
     optionalMethods: raw.optionalMethods ?? [],
     methodNames: raw.methodNames ?? {},
+    definitionNames: raw.definitionNames ?? {},
     typeNames: raw.typeNames ?? {},
     descriptions: raw.descriptions ?? {},
     examples: raw.examples ?? {},

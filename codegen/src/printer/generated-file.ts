@@ -10,6 +10,8 @@ export interface OutputFile {
   readonly path: string;
   readonly content: string;
   readonly language: Language;
+  /** Already formatted as the repository formats its language: not formatted again. */
+  readonly isFormatted?: boolean;
 }
 
 export const REGENERATE_COMMAND = 'pnpm generate';

@@ -15,6 +15,15 @@ export type SchemaBundle = {
   definitions: Record<string, SchemaNode>;
 };
 
+/** Definitions the bundle adds itself (the JSON-RPC envelope): no IDL type may take these names. */
+export const ENVELOPE_NAMES: readonly string[] = [
+  'RequestId',
+  'JsonRpcVersion',
+  'ResponseError',
+  'ErrorResponseFrame',
+  'ProtocolFrame',
+];
+
 /** The `$id` of a bundle checked in memory only (examples, the breaking check's samples). */
 export const IN_MEMORY_SCHEMA_ID = 'https://dsh-sdk.dev/in-memory.schema.json';
 
@@ -149,7 +158,10 @@ function envelopeSchemas(model: Model): Record<string, SchemaNode> {
 function frameSchemas(method: Method): Record<string, SchemaNode> {
   const names = frameNames(method);
   const params = method.params ? ref(method.params) : { type: ['object', 'null'] };
-  const wire = { type: 'string', const: method.wireName };
+  // A family of methods: every wire name that starts with the prefix.
+  const wire = method.isPrefix
+    ? { type: 'string', pattern: `^${method.wireName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` }
+    : { type: 'string', const: method.wireName };
   const paramsRequired = method.params ? ['params'] : [];
   const frames: Record<string, SchemaNode> = {};
   if (names.request) {

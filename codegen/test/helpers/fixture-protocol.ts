@@ -26,3 +26,37 @@ export function fixtureContext(name: string, target = rootTargets()): EmitContex
   const model = loadIdlFile(fixturePath(name));
   return { model, bundle: buildSchemaBundle(model, target.schemaId), target };
 }
+
+/**
+ * Every TypeScript and docs output of a fixture, formatted as `pnpm generate` formats them, by
+ * file name (`types.gen.ts`, `protocol.md`). The fixture gets the root targets without Python.
+ */
+export async function renderFixture(name: string): Promise<Map<string, string>> {
+  const { renderProtocol } = await import('../../src/render.js');
+  const targets = { ...rootTargets(), python: null };
+  const location = {
+    name,
+    dir: '',
+    idlPath: 'protocol.idl.json',
+    targetsPath: 'protocol.targets.json',
+    importPath: null,
+  };
+  const outputs = await renderProtocol(
+    { location, targets, model: loadIdlFile(fixturePath(name)) },
+    REPO,
+  );
+  return new Map(outputs.map((o) => [o.path.slice(o.path.lastIndexOf('/') + 1), o.content]));
+}
+
+/** The validators a fixture's ts-validators output exports, loaded as the generated module. */
+export async function fixtureValidators(
+  outputs: Map<string, string>,
+): Promise<
+  Record<
+    string,
+    ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }
+  >
+> {
+  const code = outputs.get('validators.gen.js') ?? '';
+  return (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as never;
+}

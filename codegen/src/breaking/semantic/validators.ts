@@ -1,7 +1,7 @@
 // ajv validators for one model, built as the generated validators are: the validation bundle
 // (union dispatch on the discriminator) and canonical base64 asserted.
 import AjvModule, { type ValidateFunction } from 'ajv';
-import { assertContentEncoding } from '../../emit/ts-validators.js';
+import { assertContentEncoding } from '../../emit/ajv-keywords.js';
 import type { Model } from '../../idl/model.js';
 import { REF_PREFIX } from '../../idl/model.js';
 import { IN_MEMORY_SCHEMA_ID, buildSchemaBundle } from '../../schema/bundle.js';
