@@ -306,7 +306,7 @@ describe('the command line', () => {
       const command = run('breakin');
       expect(command.code).toBe(2);
       expect(command.err).toMatch(
-        /unknown command 'breakin' \(commands: generate, summary, release, breaking\)/,
+        /unknown command 'breakin' \(commands: generate, summary, release, breaking, import\)/,
       );
       expect(run().err).toMatch(/missing command/);
     },

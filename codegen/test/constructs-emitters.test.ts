@@ -25,7 +25,8 @@ async function check(fixture: string, validator: string, value: unknown) {
   if (!validate) throw new Error(`no ${validator}`);
   const copy = structuredClone(value);
   const isValid = validate(copy);
-  const errors = (validate.errors ?? []).filter((e) => !e.message?.includes('"else"'));
+  // An if/then/else dispatch also reports its own `if` failure; the real violations are the others.
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
   return {
     isValid,
     value: copy,
@@ -315,7 +316,6 @@ describe('format and default', () => {
         (await check('annotations', 'validateLimits', { bytes: 1, site: 'not a uri' })).isValid,
       ).toBe(true);
       expectBlock(await lines('annotations', 'types.gen.ts'), [
-        '  /**',
         '   * How.',
         '   * @default "fast"',
         '   */',

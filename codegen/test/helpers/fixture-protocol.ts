@@ -49,12 +49,12 @@ export async function renderFixture(name: string): Promise<Map<string, string>> 
 }
 
 /** The validators a fixture's ts-validators output exports, loaded as the generated module. */
-export async function fixtureValidators(
-  outputs: Map<string, string>,
-): Promise<
+export async function fixtureValidators(outputs: Map<string, string>): Promise<
   Record<
     string,
-    ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }
+    ((value: unknown) => boolean) & {
+      errors?: { instancePath: string; keyword: string; message?: string }[] | null;
+    }
   >
 > {
   const code = outputs.get('validators.gen.js') ?? '';

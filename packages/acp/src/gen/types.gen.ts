@@ -1292,8 +1292,9 @@ export type JsonRpcRequestId = null | number | string;
 export interface ElicitationSchema {
   /**
    * Type discriminator. Always `"object"`.
+   * @default "object"
    */
-  type?: ElicitationSchemaType & string;
+  type?: ElicitationSchemaType;
   /**
    * Optional title for the schema.
    *
@@ -1302,6 +1303,7 @@ export interface ElicitationSchema {
   title?: string | null;
   /**
    * Property definitions (must be primitive types).
+   * @default {}
    */
   properties?: {
     [k: string]: ElicitationPropertySchema;
@@ -2017,6 +2019,7 @@ export interface InitializeRequest {
   protocolVersion: ProtocolVersion;
   /**
    * Capabilities supported by the client.
+   * @default {"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"auth":{"terminal":false}}
    */
   clientCapabilities?: ClientCapabilities;
   /**
@@ -2057,10 +2060,12 @@ export interface ClientCapabilities {
   /**
    * File system capabilities supported by the client.
    * Determines which file operations the agent can request.
+   * @default {"readTextFile":false,"writeTextFile":false}
    */
   fs?: FileSystemCapabilities;
   /**
    * Whether the Client support all `terminal/*` methods.
+   * @default false
    */
   terminal?: boolean;
   /**
@@ -2074,6 +2079,7 @@ export interface ClientCapabilities {
    * Authentication capabilities supported by the client.
    * Determines which authentication method types the agent may include
    * in its `InitializeResponse`.
+   * @default {"terminal":false}
    */
   auth?: AuthCapabilities;
   /**
@@ -2104,10 +2110,12 @@ export interface ClientCapabilities {
 export interface FileSystemCapabilities {
   /**
    * Whether the Client supports `fs/read_text_file` requests.
+   * @default false
    */
   readTextFile?: boolean;
   /**
    * Whether the Client supports `fs/write_text_file` requests.
+   * @default false
    */
   writeTextFile?: boolean;
   /**
@@ -2224,6 +2232,7 @@ export interface AuthCapabilities {
    * The client should set this to `true` only when it can reproduce the
    * configured agent invocation in an interactive terminal. When `true`, the
    * agent may include `terminal` entries in its authentication methods.
+   * @default false
    */
   terminal?: boolean;
   /**
@@ -2362,10 +2371,12 @@ export interface InitializeResponse {
   protocolVersion: ProtocolVersion;
   /**
    * Capabilities supported by the agent.
+   * @default {"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{},"auth":{}}
    */
   agentCapabilities?: AgentCapabilities;
   /**
    * Authentication methods supported by the agent.
+   * @default []
    */
   authMethods?: AuthMethod[];
   /**
@@ -2397,22 +2408,27 @@ export interface InitializeResponse {
 export interface AgentCapabilities {
   /**
    * Whether the agent supports `session/load`.
+   * @default false
    */
   loadSession?: boolean;
   /**
    * Prompt capabilities supported by the agent.
+   * @default {"image":false,"audio":false,"embeddedContext":false}
    */
   promptCapabilities?: PromptCapabilities;
   /**
    * MCP capabilities supported by the agent.
+   * @default {"http":false,"sse":false}
    */
   mcpCapabilities?: McpCapabilities;
   /**
    * Session lifecycle and prompt capabilities advertised by the agent.
+   * @default {}
    */
   sessionCapabilities?: SessionCapabilities;
   /**
    * Authentication-related capabilities supported by the agent.
+   * @default {}
    */
   auth?: AgentAuthCapabilities;
   /**
@@ -2444,10 +2460,12 @@ export interface AgentCapabilities {
 export interface PromptCapabilities {
   /**
    * Agent supports `image` content blocks.
+   * @default false
    */
   image?: boolean;
   /**
    * Agent supports `audio` content blocks.
+   * @default false
    */
   audio?: boolean;
   /**
@@ -2455,6 +2473,7 @@ export interface PromptCapabilities {
    *
    * When enabled, the Client is allowed to include `resource` content blocks
    * in prompt requests for pieces of context that are referenced in the message.
+   * @default false
    */
   embeddedContext?: boolean;
   /**
@@ -2475,10 +2494,12 @@ export interface PromptCapabilities {
 export interface McpCapabilities {
   /**
    * Agent supports `http` MCP servers.
+   * @default false
    */
   http?: boolean;
   /**
    * Agent supports `sse` MCP servers.
+   * @default false
    */
   sse?: boolean;
   /**
