@@ -6,7 +6,7 @@ cd "$repo_root/python"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-# The interop matrix's Python cell lives outside the package.
-.venv/bin/ruff check ../interop
-.venv/bin/ruff format --check ../interop
-.venv/bin/mypy --strict ../interop/py_cell.py
+# The interop matrix's Python cell and the drop-in test's client live outside the package.
+.venv/bin/ruff check ../interop ../consumer/original-style
+.venv/bin/ruff format --check ../interop ../consumer/original-style
+.venv/bin/mypy --strict ../interop/py_cell.py ../consumer/original-style/py_client.py

@@ -4,7 +4,9 @@ import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { tsConstantsEmitter } from '../src/emit/ts-constants.js';
 import { tsGuardsEmitter } from '../src/emit/ts-guards.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
+import { tsTypesEmitter } from '../src/emit/ts-types.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
+import { withoutIdlAnnotations } from '../src/emit/ts-types.js';
 import type { Emitter } from '../src/emit/emitter.js';
 import { rootTargets } from './helpers/fixture-protocol.js';
 
@@ -39,6 +41,14 @@ describe('TypeScript emitters on the minimal fixture', () => {
     expect(lines).toContain('export function isCircle(value: Shape): value is Circle {');
     expect(lines).toContain("  return value.kind === 'circle';");
     expect(lines.filter((line) => line.startsWith('export function'))).toHaveLength(1);
+  });
+
+  it('ts-types gives an unknown variant a tag no literal matches, declared once', async () => {
+    const lines = await linesOf(tsTypesEmitter);
+    expect(lines).toContain('export interface UnknownValue extends String {');
+    expect(lines.filter((line) => line.startsWith('declare const unknownValue'))).toHaveLength(1);
+    expect(lines).toContain('export type Shape = Circle | UnknownShape;');
+    expect(lines).toContain('  kind: UnknownValue;');
   });
 
   it('ts-methods emits the method constants, both maps and the metadata table', async () => {
@@ -76,9 +86,31 @@ describe('TypeScript emitters on the minimal fixture', () => {
       type: 'string',
       description: 'Not circle.',
       not: { enum: ['circle'] },
+      tsType: 'UnknownValue',
     });
     expect(document.definitions['PingParams']?.properties?.['shape']).toEqual({
       $ref: '#/definitions/Shape',
+    });
+  });
+});
+
+describe('the schema json-schema-to-typescript reads', () => {
+  it('drops the IDL annotations but turns x-ts-type into the tsType it reads', () => {
+    const idl = {
+      type: 'object',
+      'x-ts-type': 'Record<string, never>',
+      properties: {
+        name: { $ref: '#/definitions/ServerName', 'x-ts-type': 'string', 'x-since': 2 },
+        'x-ts-type': { type: 'string' }, // a member so named stays a member
+      },
+    };
+    expect(withoutIdlAnnotations(idl)).toEqual({
+      type: 'object',
+      tsType: 'Record<string, never>',
+      properties: {
+        name: { $ref: '#/definitions/ServerName', tsType: 'string' },
+        'x-ts-type': { type: 'string' },
+      },
     });
   });
 });

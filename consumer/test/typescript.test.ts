@@ -1,21 +1,27 @@
 // The four TypeScript packages as a consumer gets them: packed and installed with the commands
-// of the README's install block (npm, into projects outside the repository: no workspace links),
-// linted with publint, compiled with strict settings, and run — the README's examples taken from
-// README.md itself.
+// of the README's install block (npm, into projects outside the repository: no workspace links;
+// test/readme-project.setup.ts), linted with publint, and run as the README says (`npx tsx`) — the
+// README's and the guide's examples taken from the pages themselves. typecheck.test.ts type-checks.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { Method, SERVER_NAME } from '@dsh-sdk/protocol';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import {
+  isAbsolute,
+  linkTargets,
+  repositoryAddress,
+  repositoryPath,
+} from './helpers/readme-links.js';
 import {
   PACKAGE_NAMES,
   REPOSITORY,
-  STRICT_TSCONFIG,
   consumerEnv,
   createProject,
-  devToolSpecs,
+  exampleFile,
   npmInstall,
   offlineEnv,
   readmeExamples,
@@ -25,6 +31,7 @@ import {
   stepOf,
   tarballEntries,
   tarballFile,
+  tarballInstallOf,
   tarballsOf,
 } from './helpers/scratch-project.js';
 import type { InstallStep, PackageName } from './helpers/scratch-project.js';
@@ -49,29 +56,18 @@ const OUTPUT_CHECKS: readonly (readonly [marker: string, check: (stdout: string)
 ];
 
 let tarballs: Record<PackageName, string>;
-let full: string; // the README's project: all four packages, and cat.png
+const full = inject('readmeProject'); // the README's project: all four packages, and cat.png
 let withoutRuntime: string; // protocol and client only
-const projects: string[] = [];
 
 beforeAll(async () => {
-  [full, withoutRuntime] = await Promise.all([createProject('full'), createProject('no-runtime')]);
-  projects.push(full, withoutRuntime);
   steps = await readmeInstallSteps(full);
-  await runStep(stepOf(steps, 'bash')); // scripts/pack.sh: the tarballs land in the project
-  await runStep(stepOf(steps, 'cp')); // the example image
-  const install = stepOf(steps, 'npm');
-  tarballs = tarballsOf(install);
-  // Offline: the README says the tarballs need no registry.
-  await runStep(install, offlineEnv());
-  await Promise.all([
-    npmInstall(full, await devToolSpecs()),
-    npmInstall(withoutRuntime, [tarballs.protocol, tarballs.client]),
-  ]);
-  await writeFile(join(full, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG, null, 2));
+  tarballs = tarballsOf(tarballInstallOf(steps));
+  withoutRuntime = await createProject('no-runtime');
+  await npmInstall(withoutRuntime, [tarballs.protocol, tarballs.client]);
 });
 
 afterAll(async () => {
-  await Promise.all(projects.map((dir) => rm(dir, { recursive: true, force: true })));
+  await rm(withoutRuntime, { recursive: true, force: true });
 });
 
 describe('the packed tarballs', () => {
@@ -109,6 +105,33 @@ describe('the packed tarballs', () => {
       expect(manifest.engines).toEqual({ node: '>=20' });
       const readme = await tarballFile(tarballs[name], 'README.md');
       expect(readme.startsWith(`# @dsh-sdk/${name}\n`)).toBe(true);
+    },
+  );
+
+  test.each(PACKAGE_NAMES)(
+    "@dsh-sdk/%s's README stands alone: no relative link leaves the package",
+    async (name) => {
+      const entries = await tarballEntries(tarballs[name]);
+      const manifest = JSON.parse(await tarballFile(tarballs[name], 'package.json')) as {
+        repository: { url: string };
+      };
+      const repository = repositoryAddress(manifest.repository);
+      const targets = linkTargets(await tarballFile(tarballs[name], 'README.md'));
+      const problems = targets.flatMap((target): string[] => {
+        if (target.startsWith('#')) return [];
+        if (!isAbsolute(target)) {
+          const path = posix.normalize(target.replace(/[#?].*$/, ''));
+          return entries.includes(path) ? [] : [`${target}: no ${path} in the package`];
+        }
+        if (!target.includes('github.com')) return [];
+        // A link to the toolkit's repository names a file of this checkout.
+        const path = repositoryPath(target, repository);
+        if (path === undefined) return [`${target}: not a file of ${repository}`];
+        return existsSync(join(REPOSITORY, path)) ? [] : [`${target}: no ${path} in the checkout`];
+      });
+      expect(problems).toEqual([]);
+      // It points to the toolkit's README for the install, so the check had links to check.
+      expect(targets).toContain(`${repository}/blob/main/README.md#installing`);
     },
   );
 
@@ -172,17 +195,9 @@ describe('installed with npm into a project of its own', () => {
     expect(answer).toMatchObject({ id: 1, result: { serverInfo: { name: SERVER_NAME } } });
   });
 
-  test('a strict TypeScript snippet compiles against the installed types', async () => {
-    await writeFile(join(full, 'typed-snippet.ts'), TYPED_SNIPPET);
-    await run(join(full, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], full);
-  });
-
-  test.each(TS_EXAMPLES.map((_, index) => index))('README example %i runs', async (index) => {
+  test.each(TS_EXAMPLES.map((_, index) => index))('`npx tsx` runs example %i', async (index) => {
     const source = TS_EXAMPLES[index] ?? '';
-    const file = `readme-example-${index}`;
-    await writeFile(join(full, `${file}.ts`), source);
-    await run(join(full, 'node_modules', '.bin', 'tsc'), ['-p', '.'], full);
-    const { stdout } = await run(process.execPath, [join('out', `${file}.js`)], full);
+    const { stdout } = await run('npx', ['tsx', exampleFile(index)], full);
     // The client example prints the echo reply and its finish reason; the peer one the name.
     expect(stdout).toMatch(
       source.includes('@dsh-sdk/client') ? /Echo: [\s\S]* completed\n/ : SERVER_NAME,
@@ -252,40 +267,3 @@ console.log(run.finalResponse);
     expect(page).toContain('through the recorder'); // the trace is embedded in the page
   });
 });
-
-/** Uses the public types; each `@ts-expect-error` fails the compile if the types were `any`. */
-const TYPED_SNIPPET = `import { HarnessClient, RuntimeExitedError } from '@dsh-sdk/client';
-import type { RunResult } from '@dsh-sdk/client';
-import { ErrorCode, JsonRpcResponseError, Method } from '@dsh-sdk/protocol';
-import type {
-  HarnessSdkNotificationMap,
-  HarnessSdkRequestMap,
-  InitializeParams,
-  SessionStatus,
-} from '@dsh-sdk/protocol';
-
-const route: InitializeParams = { cwd: '/w', provider: 'echo', model: 'echo-1', maxTokens: 64 };
-// @ts-expect-error maxTokens is a number
-const wrong: InitializeParams = { cwd: '/w', provider: 'echo', model: 'echo-1', maxTokens: '64' };
-const status: SessionStatus = 'idle';
-// @ts-expect-error session.status is closed: running or idle
-const unknownStatus: SessionStatus = 'paused';
-type PromptResult = HarnessSdkRequestMap[typeof Method.sessionPrompt]['result'];
-const receipt: PromptResult = { messageId: 'm-1' };
-type StatusParams = HarnessSdkNotificationMap['session.status'];
-const params: StatusParams = { sessionId: 's-1', status };
-
-export async function finishReason(): Promise<RunResult['finishReason']> {
-  const client = await HarnessClient.spawn({ initialize: route });
-  try {
-    return (await client.run('hi')).finishReason;
-  } catch (error) {
-    if (error instanceof JsonRpcResponseError && error.code === ErrorCode.InvalidParams) return undefined;
-    if (error instanceof RuntimeExitedError) throw new Error(error.stderrTail);
-    throw error;
-  } finally {
-    await client.shutdown();
-  }
-}
-export { wrong, unknownStatus, receipt, params };
-`;

@@ -15,8 +15,13 @@ import pytest
 from conftest import Clients, Runtimes
 from dsh_sdk._gen.constants import ErrorCode
 from dsh_sdk._gen.methods import Method
-from dsh_sdk._gen.models import SessionPromptParams
-from dsh_sdk.client import HarnessClient, InvalidParamsError, JsonRpcResponseError
+from dsh_sdk._gen.models import (
+    ImageAttachment,
+    ImageBlock,
+    SdkEncodedImageBlock,
+    SessionPromptParams,
+)
+from dsh_sdk.client import HarnessClient, InvalidParamsError, JsonRpcResponseError, text_block
 from runtime_support import ECHO_ROUTE, RUNTIME_COMMANDS, RUNTIME_IDS
 from stdin_tee import StdinTee
 from time_budget import budget
@@ -30,11 +35,19 @@ async def refusal(request: Awaitable[Any]) -> JsonRpcResponseError:
     return raised.value
 
 
-def assert_same_refusal(local: JsonRpcResponseError, wire: JsonRpcResponseError) -> None:
+def assert_same_refusal(
+    local: JsonRpcResponseError, wire: JsonRpcResponseError, attributes: dict[str, str]
+) -> None:
+    """`local` is `wire`, raised by the client: the same code, wire message and violations; its
+    message names the `attributes` the caller wrote beside the wire's pointers."""
     assert isinstance(local, InvalidParamsError) and not isinstance(wire, InvalidParamsError)
     assert local.code == wire.code == ErrorCode.INVALID_PARAMS
     assert (local.wire_message, local.data) == (wire.wire_message, wire.data)
-    assert local.message == f"{wire.message} (checked by the client: {local.method} was not sent)"
+    named = wire.message
+    for pointer, attribute in attributes.items():
+        assert f"{pointer}: " in named
+        named = named.replace(f"{pointer}: ", f"{pointer} ({attribute}): ")
+    assert local.message == f"{named} (checked by the client: {local.method} was not sent)"
 
 
 async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(
@@ -54,7 +67,9 @@ async def test_an_empty_prompt_fails_locally_as_the_runtime_would_refuse_it(
     assert (await refusal(client.prompt(empty))).data == local.data
     raw = {"sessionId": "", "contentBlocks": []}
     wire = await refusal(client.transport.request(Method.SESSION_PROMPT, raw, timeout=budget(10)))
-    assert_same_refusal(local, wire)
+    assert_same_refusal(
+        local, wire, {"/sessionId": "session_id", "/contentBlocks": "content_blocks"}
+    )
     # Only the raw one reached the runtime: nothing of the four refused locally.
     assert await received.methods_once(2) == [Method.INITIALIZE, Method.SESSION_PROMPT]
 
@@ -72,7 +87,7 @@ async def test_interrupt_and_close_of_an_empty_session_id_fail_locally(
         wire = await refusal(
             client.transport.request(method, {"sessionId": ""}, timeout=budget(10))
         )
-        assert_same_refusal(local, wire)
+        assert_same_refusal(local, wire, {"/sessionId": "session_id"})
     assert await received.methods_once(3) == [
         Method.INITIALIZE,
         Method.SESSION_INTERRUPT,
@@ -98,4 +113,82 @@ async def test_initialize_params_fail_before_any_process_starts(
             Method.INITIALIZE, {**raw, "protocolVersion": 0}, timeout=budget(10)
         )
     )
-    assert_same_refusal(local, wire)
+    assert_same_refusal(
+        local, wire, {"/maxTokens": "max_tokens", "/protocolVersion": "protocol_version"}
+    )
+
+
+async def test_a_nested_violation_names_the_path_to_the_attribute(
+    clients: Clients, runtime: str
+) -> None:
+    client = await clients.spawn(command=RUNTIME_COMMANDS[runtime])
+    bitmap = SdkEncodedImageBlock(type="image", data="AAAA", mime_type="image/bmp")  # type: ignore[arg-type]
+    local = await refusal(client.run([text_block("what is this?"), bitmap]))
+    assert local.data == [
+        {
+            "pointer": "/contentBlocks/1/mimeType",
+            "message": "must be equal to one of the allowed values",
+        }
+    ]
+    assert "/contentBlocks/1/mimeType (content_blocks[1].mime_type): must be" in str(local)
+
+
+async def test_a_runtime_refusal_names_the_attributes_too_and_keeps_the_wire_pointers(
+    clients: Clients, runtime: str
+) -> None:
+    client = await clients.spawn(command=RUNTIME_COMMANDS[runtime])
+    reference = ImageAttachment(attachment_id="never-stored", media_type="image/png")
+    params = SessionPromptParams(
+        session_id="s", content_blocks=[ImageBlock(type="image", attachment=reference)]
+    )
+    refused = await refusal(client.prompt(params))  # valid by the schema: the runtime refuses
+    assert not isinstance(refused, InvalidParamsError)
+    pointer = "/contentBlocks/0/attachment/attachmentId"
+    assert refused.data == [
+        {"pointer": pointer, "message": 'attachment "never-stored" is not held by this runtime'}
+    ]
+    assert refused.message == (
+        f"Invalid params: {pointer} (content_blocks[0].attachment.attachment_id): "
+        'attachment "never-stored" is not held by this runtime'
+    )
+    # A pointer that reads as the attribute does is named once.
+    wrong_model = dataclasses.replace(ECHO_ROUTE, model="gpt-9")
+    handshake = await refusal(
+        clients.spawn(command=RUNTIME_COMMANDS[runtime], initialize=wrong_model)
+    )
+    assert handshake.message.startswith("Invalid params: /model: ")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "got"),
+    [
+        (42, "got an int: 42"),
+        (None, "got None"),
+        (
+            text_block("hi"),
+            "got a TextBlock: TextBlock(extra={}, type='text', text='hi') (a single",
+        ),
+        (["hi"], "prompt[0] is a str: 'hi'"),
+        ([{"type": "text", "text": "hi"}], "prompt[0] is a dict: {'type': 'text', 'text': 'hi'}"),
+    ],
+)
+async def test_a_prompt_that_is_not_a_str_or_blocks_raises_a_type_error_saying_what_it_may_be(
+    clients: Clients, runtime: str, tmp_path: Path, prompt: Any, got: str
+) -> None:
+    received = StdinTee(RUNTIME_COMMANDS[runtime], tmp_path)
+    client = await clients.spawn(command=received.command)
+    for start in (
+        lambda: client.run(prompt),
+        lambda: client.stream(prompt).result,
+        lambda: client.stream_text(prompt).result,
+    ):
+        with pytest.raises(TypeError) as raised:
+            await start()
+        message = str(raised.value)
+        assert message.startswith(
+            "a prompt is a str, or a sequence of content blocks such as text_block('…') and "
+            "image_from_file('cat.png'); "
+        )
+        assert got in message
+    await client.shutdown()
+    assert await received.methods_once(2) == [Method.INITIALIZE, Method.SHUTDOWN]

@@ -4,6 +4,7 @@ the transport's diagnostics, the errors to catch, and who ended a call. Over rea
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import pytest
@@ -94,6 +95,28 @@ async def test_a_run_ended_by_the_clients_own_shutdown_fails_with_client_closed_
         await run
     assert not isinstance(caught.value, RuntimeExitedError)
     assert str(caught.value) == "the client is closing: its own shutdown() ended what was pending"
+
+
+async def test_a_call_after_shutdown_says_that_the_client_is_closed_and_sent_nothing(
+    clients: Clients,
+) -> None:
+    client = await clients.spawn()
+    await client.shutdown()
+    params = SessionPromptParams(session_id="s", content_blocks=[TextBlock(type="text", text="x")])
+    calls: list[tuple[str, Callable[[], Awaitable[object]]]] = [
+        ("run()", lambda: client.run("after shutdown")),
+        ("stream()", lambda: client.stream("after shutdown").result),
+        ("stream_text()", lambda: client.stream_text("after shutdown").result),
+        ("prompt()", lambda: client.prompt(params)),
+        ("interrupt()", lambda: client.interrupt("s")),
+        ("close_session()", lambda: client.close_session("s")),
+    ]
+    for call, start in calls:
+        with pytest.raises(ClientClosedError) as caught:
+            await start()
+        assert str(caught.value) == (
+            f"the client is closed: {call} came after its shutdown(), so nothing was sent"
+        )
 
 
 async def test_a_pending_request_ended_by_shutdown_fails_the_same_way(clients: Clients) -> None:

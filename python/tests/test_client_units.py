@@ -18,10 +18,12 @@ from dsh_sdk._gen.models import (
     ImageAttachment,
     ImageBlock,
     InboxSplice,
+    InitializeParams,
     MessageSource,
     SdkEncodedImageBlock,
     SessionEvent,
     SessionEventNotification,
+    SessionPromptParams,
     SessionStatus,
     SessionStatusNotification,
     SubagentStartedNotification,
@@ -46,6 +48,7 @@ from dsh_sdk.client import (
     text_of,
     to_content_blocks,
 )
+from dsh_sdk.client.attribute_names import attribute_path, describe_with_attributes
 from dsh_sdk.client.run_stream import AsyncQueue
 from dsh_sdk.client.run_tracker import RunTracker
 from dsh_sdk.client.stderr_tail import StderrTail
@@ -101,6 +104,35 @@ def test_text_of_joins_text_blocks_only() -> None:
 
 
 # --- exits and stderr ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pointer", "path"),
+    [
+        ("/sessionId", "session_id"),
+        ("/contentBlocks/0/attachment/attachmentId", "content_blocks[0].attachment.attachment_id"),
+        ("/contentBlocks", "content_blocks"),
+        ("", None),  # the params themselves
+        ("/contentBlocks/1", None),  # no such block
+        ("/contentBlocks/0/attachment/size", None),  # not a field: a member of `extra`
+        ("/contentBlocks/x", None),  # not an index
+    ],
+)
+def test_names_the_attribute_a_violation_points_at(pointer: str, path: str | None) -> None:
+    attachment = ImageAttachment(attachment_id="a", media_type="image/png", extra={"size": 3})
+    params = SessionPromptParams(
+        session_id="s", content_blocks=[ImageBlock(type="image", attachment=attachment)]
+    )
+    assert attribute_path(params, pointer) == path
+
+
+def test_names_no_attribute_where_it_reads_as_the_pointer() -> None:
+    route = InitializeParams(cwd="/w", provider="echo", model="echo-1")
+    assert attribute_path(route, "/model") is None
+    message = describe_with_attributes(
+        -32602, "Invalid params", [{"pointer": "/model", "message": "m"}], route
+    )
+    assert message == "Invalid params: /model: m"
 
 
 def test_keeps_a_bounded_stderr_tail() -> None:

@@ -159,6 +159,44 @@ def test_both_distributions_carry_the_repository_license(consumer: Consumer) -> 
         assert member.read().decode() == license_text
 
 
+def link_targets(markdown: str) -> list[str]:
+    """Every link target of a markdown text: inline, reference definitions and HTML `href`s;
+    code blocks and spans are not links."""
+    prose = re.sub(r"`[^`\n]*`", "", re.sub(r"^```.*?^```", "", markdown, flags=re.M | re.S))
+    patterns = [
+        r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)",
+        r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)",
+        r'href="([^"]+)"',
+    ]
+    return [target for pattern in patterns for target in re.findall(pattern, prose, re.M)]
+
+
+def test_the_packed_readme_stands_alone_no_relative_link_leaves_the_package(
+    consumer: Consumer,
+) -> None:
+    wheel_path = consumer.distribution(".whl")
+    release = "-".join(wheel_path.name.split("-")[:2])
+    with zipfile.ZipFile(wheel_path) as wheel:
+        metadata = wheel.read(f"{release}.dist-info/METADATA").decode()
+    headers, description = metadata.split("\n\n", 1)  # the README is the metadata's body
+    [repository] = re.findall(r"^Project-URL: Repository, (\S+)$", headers, re.M)
+    targets = link_targets(description)
+    problems = []
+    for target in targets:
+        if target.startswith("#"):
+            continue
+        if not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+            # The wheel holds no README: from its metadata (an index page, `pip show`) no
+            # relative link resolves.
+            problems.append(f"{target}: relative")
+        elif "github.com" in target:  # the toolkit's repository: a file of this checkout
+            found = re.match(rf"^{re.escape(repository)}/(?:blob|tree)/main/([^#?]*)", target)
+            if found is None or not (REPOSITORY / found[1]).exists():
+                problems.append(f"{target}: not a file of {repository}")
+    assert problems == []
+    assert f"{repository}/blob/main/README.md#installing" in targets
+
+
 def test_the_installed_package_comes_from_the_venv_not_the_source_tree(consumer: Consumer) -> None:
     done = run(
         consumer.python, "-c", "import dsh_sdk; print(dsh_sdk.__file__)", cwd=consumer.project
@@ -209,14 +247,11 @@ def test_the_readme_python_example_runs_against_the_installed_package(
         assert re.search(r"^(cancelled: )?aborted 'Echo: ", done.stdout, re.MULTILINE), done.stdout
 
 
-def test_the_readme_streams_and_interrupts_in_python() -> None:
+def test_the_examples_stream_and_interrupt_in_python() -> None:
     # The output checks above apply only where an example makes the call: make sure they apply.
-    readme = README.read_text("utf-8")
-    examples = re.findall(
-        r"^```python consumer-example\n(.*?)^```", readme, re.MULTILINE | re.DOTALL
-    )
-    assert [e for e in examples if 'print("delta"' in e], "no streaming example in the README"
-    assert [e for e in examples if ".interrupt()" in e], "no interrupt example in the README"
+    examples = readme_examples("python")
+    assert [e for e in examples if 'print("delta"' in e], "no streaming example"
+    assert [e for e in examples if ".interrupt()" in e], "no interrupt example"
 
 
 def mypy_strict(consumer: Consumer, source: str) -> subprocess.CompletedProcess[str]:

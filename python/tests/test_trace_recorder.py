@@ -129,6 +129,19 @@ CONVERSATION: Final = [
 ]
 
 
+# How each conversation ends: an exit code; a signal read through a launcher; no start at all.
+CONVERSATION_ENDS: Final[list[dict[str, Any]]] = [
+    {"exitCode": 1, "signal": None},
+    {
+        "exitCode": None,
+        "signal": "SIGKILL",
+        "pid": 4242,
+        "launcher": {"pid": 4241, "command": "npm exec x", "exitCode": 137, "signal": None},
+    },
+    {"exitCode": None, "signal": None, "spawnError": "spawn x ENOENT"},
+]
+
+
 def conversation_scripts() -> list[Script]:
     """Every pairing rule broken at least once: an id of the wrong type, a duplicate, a response
     nobody waits for, unanswered requests, the limit of pending requests; a line split in two
@@ -144,7 +157,7 @@ def conversation_scripts() -> list[Script]:
             steps += [push(direction, data[:cut])]
             if cut < len(data):
                 steps += [push(direction, data[cut:])]
-        steps.append({"finish": {"exitCode": 1, "signal": None}})
+        steps.append({"finish": CONVERSATION_ENDS[way]})
         options = {"maxPendingRequests": 2} if way == 2 else {}
         scripts.append({"name": f"conversation {way}", "options": options, "steps": steps})
     return scripts
@@ -172,7 +185,13 @@ def run_python(script: Script) -> list[str]:
             recorder.end_of_stream(step["end"])
         else:
             finish = step["finish"]
-            recorder.finish(exit_code=finish["exitCode"], signal=finish["signal"])
+            recorder.finish(
+                exit_code=finish["exitCode"],
+                signal=finish["signal"],
+                pid=finish.get("pid"),
+                launcher=finish.get("launcher"),
+                spawn_error=finish.get("spawnError"),
+            )
     return records
 
 

@@ -121,6 +121,8 @@ const IN_NOTES = new Set([
   'x-deserialize-default-on-error',
   'x-deserialize-skip-invalid-items',
   'x-deserialize-default-on-null',
+  // Types TypeScript only; not a constraint.
+  'x-ts-type',
 ]);
 
 /** The validation keywords of a schema, compactly. */

@@ -1,6 +1,6 @@
-// IDL → guards.gen.ts: one type guard per known variant of each open union. An open union keeps
-// a variant with `type: string` for what this version does not know, so `value.type === 'x'`
-// alone cannot narrow it to the variant; these guards can.
+// IDL → guards.gen.ts: one type guard per known variant of each open union, for `filter` and
+// other places a comparison does not narrow (the unknown variant's tag is an `UnknownValue`, so
+// `value.type === 'x'` in an `if` or a `switch` narrows too).
 import type { Model, TypeDef, UnionVariant } from '../idl/model.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';

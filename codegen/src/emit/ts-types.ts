@@ -7,6 +7,7 @@ import { refName } from '../idl/model.js';
 import type { Emitter } from './emitter.js';
 import { tsTarget } from './emitter.js';
 import { commentedHeader } from '../printer/generated-file.js';
+import { UNKNOWN_VALUE_TYPE } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
 import { jsdocTags, withJsdocTags } from './version-notes.js';
 
@@ -45,7 +46,10 @@ export const tsTypesEmitter: Emitter = {
     const texts = new Map(splitDeclarations(text).map((d) => [d.name, d.text]));
     const order = declarationOrder(['ProtocolFrame', ...Object.keys(definitions)], definitions);
     const header = commentedHeader('ts-types', 'ts', target.idlPath);
-    const content = [header, ...order.map((name) => texts.get(name) ?? '')].join('\n\n');
+    // The unknown-value type is declared where open enums or open unions name it.
+    const unknownValue = joined.includes(UNKNOWN_VALUE_TYPE) ? [UNKNOWN_VALUE] : [];
+    const declarations = order.map((name) => texts.get(name) ?? '');
+    const content = [header, ...unknownValue, ...declarations].join('\n\n');
     const path = `${tsTarget(target).genDir}/types.gen.ts`;
     return [
       formatted
@@ -54,6 +58,16 @@ export const tsTypesEmitter: Emitter = {
     ];
   },
 };
+
+/** The declaration of the type that open enums' and open unions' `tsType` name. */
+const UNKNOWN_VALUE = `declare const unknownValue: unique symbol;
+
+/**
+ * A value of an open enum, or the tag of an open union's unknown variant, that this protocol version does not know, passed on unchanged. It is a string at runtime: read it with \`String(value)\` or in a template. No string literal is assignable or comparable to it, so a comparison with a value the type does not list (\`kind === 'timeout'\`) fails to compile, and a \`switch\` over the known values narrows, its \`default\` keeping the unknown ones. To send a value this version does not know, convert it: \`'custom' as unknown as ${UNKNOWN_VALUE_TYPE}\`.
+ */
+export interface ${UNKNOWN_VALUE_TYPE} extends String {
+  readonly [unknownValue]: true;
+}`;
 
 /**
  * A copy of `schema` whose references are leaves that print the referenced type's name (`tsType`):
@@ -125,18 +139,22 @@ export function splitDeclarations(source: string): { name: string; text: string 
   return declarations;
 }
 
+/** The IDL's TypeScript type of a type or member, where it differs from the schema's. */
+const TS_TYPE_ANNOTATION = 'x-ts-type';
+
 /**
  * The definitions without the IDL's `x-` annotations: json-schema-to-typescript reads none of them
  * (known values reach it as `tsType`), and it would check an `x-known-values` entry as a schema
- * (a deprecated known value's `deprecated` object is not its boolean keyword).
+ * (a deprecated known value's `deprecated` object is not its boolean keyword). `x-ts-type`
+ * becomes the `tsType` it reads.
  */
 export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
   if (Array.isArray(node)) return node.map((item) => withoutIdlAnnotations(item)) as T;
   if (typeof node !== 'object' || node === null) return node;
   const entries = Object.entries(withDefaultInDescription(node, isPropertyMap))
-    .filter(([key]) => isPropertyMap || !key.startsWith('x-'))
+    .filter(([key]) => isPropertyMap || key === TS_TYPE_ANNOTATION || !key.startsWith('x-'))
     .map(([key, value]) => [
-      key,
+      !isPropertyMap && key === TS_TYPE_ANNOTATION ? 'tsType' : key,
       key === 'examples'
         ? value
         : withoutIdlAnnotations(value, !isPropertyMap && key === 'properties'),

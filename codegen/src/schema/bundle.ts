@@ -96,7 +96,11 @@ function excludeKnownTags(schema: Record<string, unknown>, type: TypeDef, model:
   if (!owner || discriminator === null || discriminator === undefined) return;
   const tags = knownTags(owner, model);
   const properties = { ...(schema['properties'] as Record<string, SchemaNode>) };
-  properties[discriminator] = { ...properties[discriminator], not: { enum: tags } };
+  properties[discriminator] = {
+    ...properties[discriminator],
+    not: { enum: tags },
+    tsType: UNKNOWN_VALUE_TYPE,
+  };
   schema['properties'] = properties;
 }
 
@@ -112,9 +116,17 @@ export function knownTags(union: TypeDef, model: Model): string[] {
   return tags;
 }
 
-/** json-schema-to-typescript option: known values stay visible in editors, other strings still type-check. */
+/**
+ * The TypeScript type (json-schema-to-typescript's `tsType`) of a value of an open enum, or of an
+ * open union's tag, that this version does not know: a string at runtime, declared in
+ * types.gen.ts (the ts-types emitter) so that no string literal is assignable or comparable to
+ * it. Comparing with a value the set does not list then fails to compile, and `switch` narrows.
+ */
+export const UNKNOWN_VALUE_TYPE = 'UnknownValue';
+
+/** json-schema-to-typescript option: the known values as a checked union, the others apart. */
 function openEnumTsType(type: TypeDef): string {
-  return [...type.values.map((v) => `'${v.value}'`), '(string & {})'].join(' | ');
+  return [...type.values.map((v) => `'${v.value}'`), UNKNOWN_VALUE_TYPE].join(' | ');
 }
 
 function envelopeSchemas(model: Model): Record<string, SchemaNode> {

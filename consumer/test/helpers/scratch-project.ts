@@ -77,12 +77,31 @@ export async function readmeInstallSteps(project: string): Promise<InstallStep[]
   return steps;
 }
 
-/** The install block's step that runs `program` (`bash`, `cp`, `npm`, `pip`, `npx`). */
-export function stepOf(steps: readonly InstallStep[], program: string): InstallStep {
-  const found = steps.filter((step) => step.argv[0] === program);
+/** The install block's one step whose command line starts with `words` (`bash`, `npm init`). */
+export function stepOf(steps: readonly InstallStep[], ...words: string[]): InstallStep {
+  const found = steps.filter((step) => words.every((word, i) => step.argv[i] === word));
   if (found.length !== 1)
-    throw new Error(`the README's install block has ${found.length} ${program} lines`);
+    throw new Error(`the README's install block has ${found.length} ${words.join(' ')} lines`);
   return found[0] as InstallStep;
+}
+
+/** The install block's `npm install` of the packed tarballs. */
+export function tarballInstallOf(steps: readonly InstallStep[]): InstallStep {
+  const found = steps.filter((step) => step.argv[0] === 'npm' && step.argv.some(isTarball));
+  if (found.length !== 1) throw new Error(`the README installs tarballs in ${found.length} lines`);
+  return found[0] as InstallStep;
+}
+
+const isTarball = (arg: string) => /^\.\/dsh-sdk-.*\.tgz$/.test(arg);
+
+/**
+ * Sets up a project as the README's install block does, from `npm init` on: every `npm` line in
+ * order, the tarballs' install offline (the README says they need no registry).
+ */
+export async function setUpReadmeProject(steps: readonly InstallStep[]): Promise<void> {
+  const tarballs = tarballInstallOf(steps);
+  for (const step of steps.filter((s) => s.argv[0] === 'npm'))
+    await runStep(step, step === tarballs ? offlineEnv() : undefined);
 }
 
 /** The tarball of each package, as the install block's `npm install` line names it. */
@@ -120,9 +139,14 @@ export async function tarballFile(tarball: string, name: string): Promise<string
   return (await run('tar', ['-xzOf', tarball, `package/${name}`], REPOSITORY)).stdout;
 }
 
-/** A new npm project in the system's temporary folder, far from any node_modules of the repository. */
+/** A new folder in the system's temporary folder, far from any node_modules of the repository. */
+export function createFolder(label: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `dsh-consumer-${label}-`));
+}
+
+/** A new npm project (an ES module one) in a new folder: for projects the README does not set up. */
 export async function createProject(label: string): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), `dsh-consumer-${label}-`));
+  const directory = await createFolder(label);
   const manifest = { name: `consumer-${label}`, private: true, type: 'module' };
   await writeFile(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return directory;
@@ -133,16 +157,31 @@ export async function npmInstall(project: string, specs: readonly string[]): Pro
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], project);
 }
 
-/** The versions of the repository's own dev tools, so the scratch project compiles alike. */
-export async function devToolSpecs(): Promise<string[]> {
+/** The version of a dev tool the repository pins (`typescript`: 5.9.x). */
+export async function pinnedVersion(name: string): Promise<string> {
   const manifest = JSON.parse(await readFile(join(REPOSITORY, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
-  return ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
+  const version = manifest.devDependencies[name];
+  if (version === undefined) throw new Error(`the repository pins no ${name}`);
+  return version;
+}
+
+/** The README's ```json tsconfig block: the `tsconfig.json` it tells a user to write. */
+export async function readmeTsconfig(): Promise<string> {
+  const readme = await readFile(join(REPOSITORY, 'README.md'), 'utf8');
+  const block = /^```json tsconfig\n([\s\S]*?)^```/m.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md has no ```json tsconfig block');
+  return block;
 }
 
 /** The pages whose examples the consumer tests run: the README, then the guide it links to. */
 export const EXAMPLE_PAGES = ['README.md', 'docs/guide.md'] as const;
+
+/** The file the README's `example.ts` is saved as, for the `index`-th TypeScript example. */
+export function exampleFile(index: number): string {
+  return `example-${index}.ts`;
+}
 
 /** The code blocks tagged `consumer-example` in `language`, page by page, in order. */
 export async function readmeExamples(language: string): Promise<string[]> {
@@ -153,7 +192,7 @@ export async function readmeExamples(language: string): Promise<string[]> {
   return pages.flatMap((text) => [...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
-/** The strictest settings the repository itself uses, for code compiled in a scratch project. */
+/** The strictest settings the repository itself uses, for code checked in a scratch project. */
 export const STRICT_TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -165,7 +204,7 @@ export const STRICT_TSCONFIG = {
     verbatimModuleSyntax: true,
     skipLibCheck: false,
     types: ['node'],
-    outDir: 'out',
+    noEmit: true,
   },
   include: ['*.ts'],
 };

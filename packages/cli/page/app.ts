@@ -2,6 +2,7 @@
 // page serves a recorded trace and the live inspector (which adds records as they come).
 import { renderFrameDetail, renderSessionDetail } from './detail.js';
 import { byId, el, formatBytes, formatMs } from './dom.js';
+import { ANY, exitWords, fillSelect, methodCell, sessionLabel } from './labels.js';
 import { CONNECTION_LANE, TraceModel } from './model.js';
 import type { Row } from './model.js';
 import type { ReadRecord } from './records.js';
@@ -11,7 +12,6 @@ import type { RenderStats } from './virtual-list.js';
 
 const ROW_HEIGHT = 22;
 const ARROW = { clientToServer: '→', serverToClient: '←' } as const;
-const ANY = '';
 
 interface Filters {
   method: string;
@@ -41,22 +41,27 @@ export class ViewerApp {
   #sessionSet: Set<string> | undefined;
   #visible: number[] = [];
   #selected: number | undefined;
-  /** The session the detail pane shows, when it shows one (redrawn as its turns stream). */
-  #detailSession: string | undefined;
-  #known = { methods: 0, sessions: 0, eventTypes: 0 };
+  /** The lane the detail pane shows, when it shows one (redrawn as its turns stream). */
+  #detailLane: string | undefined;
+  /** A session just prompted whose lane (a new life) has not come yet: the pane waits for it. */
+  #awaited: { sessionId: string; notLane: string | undefined } | undefined;
+  #known = { methods: -1, sessions: -1, eventTypes: -1 };
   #pending = 0;
 
-  constructor() {
+  /** `live`: records keep coming (the inspector); the timeline follows them. */
+  constructor(live = false) {
     this.#list = new VirtualList(byId('list'), {
       rowHeight: ROW_HEIGHT,
       render: (row, item) => this.#renderRow(row, item),
       onActivate: (item) => this.select(item),
     });
     this.renderStats = this.#list.renderStats;
-    this.#timeline = new TimelineView(byId('timeline'), this.model, {
-      onRow: (row) => this.select(row),
-      onLane: (sessionId) => this.showSession(sessionId),
-    });
+    this.#timeline = new TimelineView(
+      byId('timeline'),
+      this.model,
+      { onRow: (row) => this.select(row), onLane: (key) => this.showLane(key) },
+      live,
+    );
     this.#wireFilters();
     byId('list').addEventListener('keydown', (event) => this.#onKey(event));
   }
@@ -101,7 +106,8 @@ export class ViewerApp {
       this.#updateChoices();
       this.#timeline.render();
       this.#updateStats();
-      if (this.#detailSession !== undefined) this.showSession(this.#detailSession);
+      if (this.#awaited !== undefined) this.followSession(this.#awaited.sessionId);
+      else if (this.#detailLane !== undefined) this.showLane(this.#detailLane);
       else if (this.#selected !== undefined) this.#showSelected();
       // Last, once the timeline's new lanes took their room from the list.
       this.#list.setItems(this.#visible);
@@ -116,13 +122,37 @@ export class ViewerApp {
     if (position >= 0) this.#list.reveal(position);
     else this.#list.renderNow();
     this.#timeline.setCursor(this.model.rows[index]!.frame.t);
-    this.#detailSession = undefined;
+    this.#detailLane = undefined;
+    this.#awaited = undefined;
     this.#showSelected();
   }
 
-  showSession(sessionId: string): void {
-    this.#detailSession = sessionId;
-    renderSessionDetail(this.#detail, this.model, sessionId, { onRow: (row) => this.select(row) });
+  /** Shows one lane (a session's life) in the detail pane, and keeps it there as it grows. */
+  showLane(key: string): void {
+    this.#detailLane = key;
+    this.#awaited = undefined;
+    const lane = this.model.lanes.get(key);
+    renderSessionDetail(this.#detail, this.model, lane, key, { onRow: (row) => this.select(row) });
+    this.#detail.dataset['showing'] = `session:${key}`;
+  }
+
+  /**
+   * Shows the session just prompted: its current life, or, when that one is closed (the prompt
+   * starts a new life), the new one once its first frame comes.
+   */
+  followSession(sessionId: string): void {
+    const current = this.model.currentLane(sessionId);
+    const awaited = this.#awaited?.sessionId === sessionId ? this.#awaited : undefined;
+    const notLane = awaited ? awaited.notLane : current?.closed ? current.key : undefined;
+    if (current && current.key !== notLane) {
+      this.showLane(current.key);
+      return;
+    }
+    this.#awaited = { sessionId, notLane };
+    this.#detailLane = undefined;
+    renderSessionDetail(this.#detail, this.model, undefined, sessionId, {
+      onRow: (row) => this.select(row),
+    });
     this.#detail.dataset['showing'] = `session:${sessionId}`;
   }
 
@@ -174,7 +204,7 @@ export class ViewerApp {
   #matches(row: Row): boolean {
     const f = this.#filters;
     if (f.method !== ANY && row.frame.method !== f.method) return false;
-    if (this.#sessionSet && !this.#sessionSet.has(row.sessionId ?? CONNECTION_LANE)) return false;
+    if (this.#sessionSet && !this.#sessionSet.has(row.lane)) return false;
     if (f.eventType !== ANY && row.eventType !== f.eventType) return false;
     if (f.dir !== ANY && row.frame.dir !== f.dir) return false;
     if (f.invalidOnly && row.findings.length === 0) return false;
@@ -237,8 +267,8 @@ export class ViewerApp {
     if (model.sessionsVersion !== this.#known.sessions) {
       this.#known.sessions = model.sessionsVersion;
       const sessions = model.orderedLanes().map(({ lane, depth }) => ({
-        value: lane.id,
-        label: `${'  '.repeat(depth)}${lane.id === CONNECTION_LANE ? '(connection)' : lane.id}${lane.closed ? ' (closed)' : ''}`,
+        value: lane.key,
+        label: `${'  '.repeat(depth)}${sessionLabel(lane)}`,
       }));
       fillSelect(byId('filter-session'), sessions, 'every session');
       document.dispatchEvent(new CustomEvent('dsh:sessions'));
@@ -248,7 +278,8 @@ export class ViewerApp {
   #updateStats(): void {
     const { model } = this;
     const stats = byId('stats');
-    const sessions = [...model.lanes.keys()].filter((id) => id !== CONNECTION_LANE).length;
+    // Each life of a session id is a session of its own.
+    const sessions = [...model.lanes.keys()].filter((key) => key !== CONNECTION_LANE).length;
     const parts = [
       `${model.rows.length} frames`,
       `${this.#visible.length} shown`,
@@ -257,7 +288,7 @@ export class ViewerApp {
       formatMs(model.lastT),
     ];
     if (model.unreadable > 0) parts.push(`${model.unreadable} unreadable lines`);
-    if (model.exit) parts.push(`exit ${model.exit.exitCode ?? model.exit.signal ?? '?'}`);
+    if (model.exit) parts.push(exitWords(model.exit));
     stats.textContent = parts.join(' · ');
     stats.dataset['frames'] = String(model.rows.length);
     stats.dataset['shown'] = String(this.#visible.length);
@@ -272,28 +303,4 @@ export class ViewerApp {
     const item = this.#visible[Math.max(0, Math.min(this.#visible.length - 1, next))];
     if (item !== undefined) this.select(item);
   }
-}
-
-function methodCell(row: Row): string {
-  const { frame } = row;
-  const id = frame.id === undefined ? '' : ` #${JSON.stringify(frame.id)}`;
-  if (frame.kind === 'result' || frame.kind === 'error')
-    return `${frame.kind}${id} ${frame.method ?? ''}`;
-  if (row.eventType !== undefined) return row.eventType;
-  return `${frame.method ?? frame.kind ?? '—'}${id}`;
-}
-
-function fillSelect(
-  select: HTMLSelectElement,
-  choices: readonly (string | { value: string; label: string })[],
-  anyLabel: string,
-): void {
-  const current = select.value;
-  const options = [el('option', { value: ANY }, anyLabel)];
-  for (const choice of choices) {
-    const { value, label } = typeof choice === 'string' ? { value: choice, label: choice } : choice;
-    options.push(el('option', { value }, label));
-  }
-  select.replaceChildren(...options);
-  select.value = current;
 }

@@ -1,8 +1,8 @@
 // The detail pane: one frame (its facts, findings, pairing and JSON), or one session (its turns,
 // the assistant text as it streamed, tool calls and children).
 import { el, formatBytes, formatMs } from './dom.js';
-import { CONNECTION_LANE } from './model.js';
-import type { Row, TraceModel } from './model.js';
+import { CONNECTION_LANE, laneName } from './model.js';
+import type { Lane, Row, TraceModel, TurnText } from './model.js';
 
 /** Beyond this, the JSON is shown cut, with a button for the rest (an 8 MiB image is long). */
 const JSON_PREVIEW_CHARS = 200_000;
@@ -43,7 +43,10 @@ export function renderFrameDetail(
   if (frame.kind) facts.append(fact('kind', frame.kind));
   if (frame.method) facts.append(fact('method', frame.method));
   if (frame.id !== undefined) facts.append(fact('id', JSON.stringify(frame.id)));
-  if (row.sessionId !== undefined) facts.append(fact('session', row.sessionId));
+  const lane = model.lanes.get(row.lane);
+  if (row.sessionId !== undefined) {
+    facts.append(fact('session', lane ? laneName(lane) : row.sessionId));
+  }
   if (row.eventType !== undefined) facts.append(fact('event', row.eventType));
   if (frame.request !== undefined) {
     const request = model.rows.findIndex((r) => r.frame.seq === frame.request);
@@ -126,60 +129,75 @@ function renderContent(row: Row): HTMLElement {
   return section;
 }
 
+/**
+ * One lane (a session's life): its facts and turns. Without a lane, `name` is a session just
+ * prompted whose frames have not come yet.
+ */
 export function renderSessionDetail(
   pane: HTMLElement,
   model: TraceModel,
-  sessionId: string,
+  lane: Lane | undefined,
+  name: string,
   handlers: DetailHandlers,
 ): void {
-  const lane = model.lanes.get(sessionId);
   if (!lane) {
     pane.replaceChildren(
-      el('h2', {}, `Session ${sessionId}`),
+      el('h2', {}, `Session ${name}`),
       el('p', { class: 'hint' }, 'waiting for its first frame…'),
     );
     return;
   }
-  const name = sessionId === CONNECTION_LANE ? 'the connection' : sessionId;
   const facts = el('dl', { class: 'facts' });
   facts.append(fact('frames', String(lane.rows)));
+  if (lane.life > 1) {
+    facts.append(fact('life', `${lane.life}: a new session under the id of a closed one`));
+  }
   if (lane.closed) facts.append(fact('state', 'closed'));
-  if (lane.parent !== undefined) facts.append(fact('parent', lane.parent));
-  if (lane.children.length > 0) facts.append(fact('children', lane.children.join(', ')));
+  const nameOf = (key: string): string => {
+    const other = model.lanes.get(key);
+    return other ? laneName(other) : key;
+  };
+  if (lane.parent !== undefined) facts.append(fact('parent', nameOf(lane.parent)));
+  if (lane.children.length > 0) {
+    facts.append(fact('children', lane.children.map(nameOf).join(', ')));
+  }
   if (lane.invalidRows.length > 0)
     facts.append(fact('invalid frames', String(lane.invalidRows.length)));
   const turns = el('div', { class: 'turns' });
-  for (const turn of lane.turns.values()) {
-    const block = el(
-      'section',
-      { class: 'turn', 'data-turn': String(turn.turn) },
-      el('h3', {}, `Turn ${turn.turn} · ${turnState(model, turn.endReason)}`),
-    );
-    // The reply streams under the prompt it answers.
-    if (turn.prompt !== undefined) {
-      block.append(el('pre', { class: 'turn-prompt', 'data-testid': 'turn-prompt' }, turn.prompt));
-    }
-    if (turn.reasoning) block.append(el('pre', { class: 'reasoning' }, turn.reasoning));
-    block.append(
-      el('pre', { class: 'streamed', 'data-testid': 'streamed-text' }, turn.text),
-      el('div', { class: 'meta' }, `${turn.chunks} chunk${turn.chunks === 1 ? '' : 's'}`),
-    );
-    for (const tool of turn.tools) {
-      block.append(
-        el(
-          'div',
-          { class: 'tool', 'data-tool': tool.name },
-          el('strong', {}, `tool ${tool.name}`),
-          ` ${tool.arguments}`,
-          tool.result === undefined ? '' : el('div', { class: 'tool-result' }, `→ ${tool.result}`),
-        ),
-      );
-    }
-    turns.append(block);
-  }
+  for (const turn of lane.turns.values()) turns.append(renderTurn(model, turn));
   const first = el('button', { type: 'button', class: 'link' }, 'first frame');
   first.addEventListener('click', () => handlers.onRow(lane.firstRow));
-  pane.replaceChildren(el('h2', {}, `Session ${name}`), facts, first, turns);
+  const title = lane.key === CONNECTION_LANE ? 'the connection' : laneName(lane);
+  pane.replaceChildren(el('h2', {}, `Session ${title}`), facts, first, turns);
+}
+
+function renderTurn(model: TraceModel, turn: TurnText): HTMLElement {
+  const block = el(
+    'section',
+    { class: 'turn', 'data-turn': String(turn.turn) },
+    el('h3', {}, `Turn ${turn.turn} · ${turnState(model, turn.endReason)}`),
+  );
+  // The reply streams under the prompt it answers.
+  if (turn.prompt !== undefined) {
+    block.append(el('pre', { class: 'turn-prompt', 'data-testid': 'turn-prompt' }, turn.prompt));
+  }
+  if (turn.reasoning) block.append(el('pre', { class: 'reasoning' }, turn.reasoning));
+  block.append(
+    el('pre', { class: 'streamed', 'data-testid': 'streamed-text' }, turn.text),
+    el('div', { class: 'meta' }, `${turn.chunks} chunk${turn.chunks === 1 ? '' : 's'}`),
+  );
+  for (const tool of turn.tools) {
+    block.append(
+      el(
+        'div',
+        { class: 'tool', 'data-tool': tool.name },
+        el('strong', {}, `tool ${tool.name}`),
+        ` ${tool.arguments}`,
+        tool.result === undefined ? '' : el('div', { class: 'tool-result' }, `→ ${tool.result}`),
+      ),
+    );
+  }
+  return block;
 }
 
 /** How a turn ended, or that it never will: the runtime is gone. */

@@ -37,7 +37,7 @@ function main(): void {
   performance.mark('dsh:start');
   const config = JSON.parse(byId('dsh-config').textContent ?? '{}') as PageConfig;
   if (config.title) document.title = config.title;
-  const app = new ViewerApp();
+  const app = new ViewerApp(config.mode === 'live');
   // A handle for people and measurements poking at the page from the console.
   (window as unknown as { dshViewer: ViewerApp }).dshViewer = app;
   try {

@@ -1,140 +1,111 @@
-// The timeline: one lane per session (children nested under their parent), turns, steps, tool
-// calls, subagents and the connection's requests as spans on a shared time axis with round ticks,
-// prompts, interrupts, closes and the runtime's exit as marks, invalid frames as red marks, and a
-// legend. Spans are positioned in percent of the trace's duration, so zooming only widens the
-// track and the browser does the rest.
-import { el, formatMs } from './dom.js';
-import { CONNECTION_LANE } from './model.js';
-import type { Lane, Mark, MarkKind, Span, TraceModel } from './model.js';
+// The timeline: one lane per session life (children nested under their parent), turns, steps,
+// tool calls, subagents and the connection's requests (stacked where they overlap) as spans on a
+// shared time axis with round ticks, prompts, interrupts, closes and the runtime's exit as marks,
+// invalid frames as red marks, and a legend. Spans are positioned in percent of the track's time
+// extent, so zooming only widens the track and the browser does the rest. What is in view follows
+// the newest activity (live), shows the whole trace (fit), or stays where a person put it.
+import { el } from './dom.js';
+import type { TraceModel } from './model.js';
+import { clampWindow, followWindow } from './time-window.js';
+import type { TimeWindow, ViewMode } from './time-window.js';
+import { renderAxis } from './timeline-axis.js';
+import { LANE_HEIGHT_PX, legend, renderLabel, renderLane, SUB_ROW_PX } from './timeline-lanes.js';
 
 export interface TimelineHandlers {
   /** A span or a mark was clicked: the row it starts at. */
   readonly onRow: (row: number) => void;
-  /** A lane's label was clicked. */
-  readonly onLane: (sessionId: string) => void;
+  /** A lane's label was clicked: its key. */
+  readonly onLane: (laneKey: string) => void;
 }
 
-const MARK_BUCKETS = 400;
-/** A mark's width (styles.css `.tl-mark`). */
-const MARK_WIDTH_PX = 3;
-/** A span's minimum width (styles.css `.tl-span`). */
-const SPAN_MIN_WIDTH_PX = 3;
-/** About this many ticks per view's width. */
-const TICKS = 8;
-const MAX_ZOOM = 256;
-const MAX_TICKS = 1024;
-
-const MARK_NAMES: Readonly<Record<MarkKind, string>> = {
-  prompt: 'prompt',
-  interrupt: 'interrupt',
-  close: 'close',
-  exit: 'runtime exit',
-};
-
-/**
- * What the colours and shapes mean: [classes of the swatch, words]. A swatch's `sw-` classes are
- * styled with the lanes' `tl-` ones, so it looks the same without matching the lanes' selectors.
- */
-const LEGEND: readonly (readonly [string, string])[] = [
-  ['sw-span sw-turn sw-ok', 'turn completed'],
-  ['sw-span sw-turn sw-other', 'turn aborted / other end'],
-  ['sw-span sw-turn sw-error', 'turn failed'],
-  ['sw-span sw-turn sw-open', 'turn running'],
-  ['sw-span sw-step', 'step'],
-  ['sw-span sw-tool', 'tool call'],
-  ['sw-span sw-subagent', 'subagent'],
-  ['sw-span sw-request sw-ok', 'request → response'],
-  ['sw-invalid', 'invalid frame'],
-  ...(Object.entries(MARK_NAMES) as [MarkKind, string][]).map(
-    ([kind, name]) => [`sw-mark sw-mark-${kind}`, name] as const,
-  ),
-];
-
-/** The round step (1, 2 or 5 × 10ⁿ ms) nearest above `rough`. */
-export function roundStep(rough: number): number {
-  const power = 10 ** Math.floor(Math.log10(Math.max(rough, 1e-6)));
-  for (const factor of [1, 2, 5, 10]) if (power * factor >= rough) return power * factor;
-  return power * 10;
-}
-
-/** A tick's label, with as many decimals as its step needs. */
-function tickLabel(ms: number, step: number): string {
-  const inSeconds = step >= 1000;
-  const value = inSeconds ? ms / 1000 : ms;
-  const unitStep = inSeconds ? step / 1000 : step;
-  const decimals = Math.max(0, -Math.floor(Math.log10(unitStep) + 1e-9));
-  return `${value.toFixed(decimals)} ${inSeconds ? 's' : 'ms'}`;
-}
+/** The track is at most this many times wider than the view (browsers lay out ~33M px). */
+const MAX_ZOOM = 16_384;
+/** A scroll this soon after a person's wheel or key is theirs. */
+const PERSON_SCROLL_MS = 500;
+/** Focusing on a lane zooms in this far at most. */
+const FOCUS_MAX_ZOOM = 256;
 
 export class TimelineView {
   readonly #model: TraceModel;
-  readonly #handlers: TimelineHandlers;
   readonly #labels: HTMLElement;
   readonly #tracks: HTMLElement;
   readonly #inner: HTMLElement;
   readonly #cursor: HTMLElement;
-  /** How many times the track is wider than the view. */
-  #zoom = 1;
+  readonly #followButton: HTMLButtonElement;
+  #mode: ViewMode;
+  /** The time the track spans, in ms: the trace's, or more when follow mode looks ahead. */
+  #extent = 0.001;
   #cursorT: number | undefined;
-  #renderedVersion = -1;
+  #rendered = { version: -1, extent: -1 };
+  /** The scroll position last set here: a scroll event elsewhere is a person's. */
+  #ownScrollLeft: number | undefined;
+  #axisFrame = 0;
+  readonly #person: PersonScrolling;
 
-  constructor(root: HTMLElement, model: TraceModel, handlers: TimelineHandlers) {
+  /** `live`: the trace grows, and follow mode (on at first) keeps its newest activity in view. */
+  constructor(root: HTMLElement, model: TraceModel, handlers: TimelineHandlers, live: boolean) {
     this.#model = model;
-    this.#handlers = handlers;
+    this.#mode = live ? 'follow' : 'fit';
     this.#labels = el('div', { class: 'tl-labels' });
-    this.#inner = el('div', { class: 'tl-inner' });
+    this.#inner = el('div', { class: 'tl-inner' }, el('div', { class: 'tl-lane tl-axis' }));
     this.#tracks = el('div', { class: 'tl-tracks' }, this.#inner);
     this.#cursor = el('div', { class: 'tl-cursor', hidden: '' });
-    const zoomIn = el('button', { type: 'button', title: 'zoom in', 'data-zoom': '1' }, '+');
-    const zoomOut = el('button', { type: 'button', title: 'zoom out', 'data-zoom': '-1' }, '−');
-    const fit = el(
-      'button',
-      { type: 'button', title: 'fit the whole trace', 'data-fit': '' },
-      'fit',
+    const button = (attrs: Record<string, string>, text: string): HTMLButtonElement =>
+      el('button', { type: 'button', ...attrs }, text);
+    this.#followButton = button(
+      { title: 'keep the newest activity in view', 'data-follow': '', 'aria-pressed': 'false' },
+      'follow',
     );
-    const zoomBar = el('div', { class: 'tl-zoom' }, zoomOut, zoomIn, fit);
+    this.#followButton.hidden = !live;
+    const zoomBar = el(
+      'div',
+      { class: 'tl-zoom' },
+      this.#followButton,
+      button({ title: 'zoom out', 'data-zoom': '-1' }, '−'),
+      button({ title: 'zoom in', 'data-zoom': '1' }, '+'),
+      button({ title: 'fit the whole trace', 'data-fit': '' }, 'fit'),
+    );
     root.append(
       el('div', { class: 'tl-head' }, legend(), zoomBar),
       el('div', { class: 'tl-body' }, this.#labels, this.#tracks),
     );
     zoomBar.addEventListener('click', (event) => {
-      const button = (event.target as HTMLElement).closest<HTMLElement>('button');
-      if (button?.dataset['fit'] !== undefined) this.fit();
-      const step = button?.dataset['zoom'];
-      if (step !== undefined) this.#setZoom(this.#zoom * 2 ** Number(step));
+      const target = (event.target as HTMLElement).closest<HTMLElement>('button');
+      if (target?.dataset['fit'] !== undefined) this.fit();
+      if (target?.dataset['follow'] !== undefined) this.follow();
+      const step = target?.dataset['zoom'];
+      if (step !== undefined) this.#zoomBy(Number(step));
     });
     this.#tracks.addEventListener('wheel', (event) => {
       if (!event.ctrlKey) return;
       event.preventDefault();
-      this.#setZoom(this.#zoom * (event.deltaY < 0 ? 2 : 0.5));
+      this.#zoomBy(event.deltaY < 0 ? 1 : -1);
     });
+    this.#person = new PersonScrolling(this.#tracks);
+    this.#tracks.addEventListener('scroll', () => this.#onScroll(), { passive: true });
+    // A narrower or wider view keeps its window.
+    new ResizeObserver(() => this.#applyView()).observe(this.#tracks);
     this.#inner.addEventListener('click', (event) => {
       const target = (event.target as HTMLElement).closest<HTMLElement>('[data-row]');
       if (target) handlers.onRow(Number(target.dataset['row']));
     });
     this.#labels.addEventListener('click', (event) => {
-      const target = (event.target as HTMLElement).closest<HTMLElement>('[data-session]');
+      const target = (event.target as HTMLElement).closest<HTMLElement>('[data-lane]');
       if (!target) return;
-      const sessionId = target.dataset['session'] ?? '';
-      this.#focusLane(sessionId);
-      handlers.onLane(sessionId);
+      const key = target.dataset['lane'] ?? '';
+      this.#focusLane(key);
+      handlers.onLane(key);
     });
   }
 
-  /** Redraws if the model changed since the last render. */
+  /** Whether follow mode is on. */
+  get following(): boolean {
+    return this.#mode === 'follow';
+  }
+
+  /** Redraws what changed since the last call, and keeps the view where its mode says. */
   render(): void {
-    if (this.#renderedVersion === this.#model.version) return;
-    this.#renderedVersion = this.#model.version;
-    const duration = Math.max(this.#model.lastT, 0.001);
-    const labels: HTMLElement[] = [el('div', { class: 'tl-label tl-axis-label' }, 'time')];
-    const lanes: HTMLElement[] = [this.#axis(duration)];
-    for (const { lane, depth } of this.#model.orderedLanes()) {
-      labels.push(this.#label(lane, depth));
-      lanes.push(this.#lane(lane, duration));
-    }
-    this.#labels.replaceChildren(...labels);
-    this.#inner.replaceChildren(...lanes, this.#cursor);
-    this.#placeCursor();
+    this.#applyView();
   }
 
   /** Shows a vertical line at time `t` (the selected frame). */
@@ -143,55 +114,131 @@ export class TimelineView {
     this.#placeCursor();
   }
 
+  /** Shows the whole trace, start to end, in the view's width (and keeps doing so as it grows). */
+  fit(): void {
+    this.#mode = 'fit';
+    this.#applyView();
+  }
+
+  /** Keeps the newest activity in view. */
+  follow(): void {
+    this.#mode = 'follow';
+    this.#applyView();
+  }
+
+  /**
+   * Fits the time range [start, end] (ms) into the view, e.g. one session's activity; a range
+   * shorter than 1/256 of the trace (a turn of no time) is shown that long.
+   */
+  focusRange(start: number, end: number): void {
+    const extent = Math.max(this.#model.lastT, this.#extent, 0.001);
+    const length = Math.max(end - start, extent / FOCUS_MAX_ZOOM);
+    this.#setWindow({ start: start - length * 0.05, end: start + length * 1.05 });
+  }
+
+  /** What the view shows now: the mode's window. */
+  #window(): TimeWindow {
+    const lastT = Math.max(this.#model.lastT, 0.001);
+    if (this.#mode === 'fit') return { start: 0, end: lastT };
+    if (this.#mode === 'follow') return followWindow(this.#model.activityStart(), lastT);
+    return this.#mode;
+  }
+
+  #setWindow(window: TimeWindow): void {
+    const extent = Math.max(this.#model.lastT, this.#extent, 0.001);
+    this.#mode = clampWindow(window, extent, extent / MAX_ZOOM);
+    this.#applyView();
+  }
+
+  /** Zooms in (1) or out (-1) twofold around the selected frame, or else the view's middle. */
+  #zoomBy(step: number): void {
+    const { start, end } = this.#visibleWindow();
+    const centre = this.#cursorT ?? (start + end) / 2;
+    const half = (end - start) / 2 / 2 ** step;
+    this.#setWindow({ start: centre - half, end: centre + half });
+  }
+
+  /** The window the scroll position shows. */
+  #visibleWindow(): TimeWindow {
+    const tracks = this.#tracks;
+    const width = Math.max(tracks.scrollWidth, 1);
+    const start = (tracks.scrollLeft / width) * this.#extent;
+    return { start, end: start + (tracks.clientWidth / width) * this.#extent };
+  }
+
+  #onScroll(): void {
+    const moved = Math.abs(this.#tracks.scrollLeft - (this.#ownScrollLeft ?? -2)) > 1;
+    if (moved && this.#person.scrolling()) {
+      // A person scrolled: the view stays where they put it.
+      this.#mode = this.#visibleWindow();
+      this.#followButton.setAttribute('aria-pressed', 'false');
+    } else if (moved) {
+      // The layout moved it (the track narrowed, say): back to where the mode says.
+      this.#applyView();
+      return;
+    }
+    if (this.#axisFrame !== 0) return;
+    this.#axisFrame = requestAnimationFrame(() => {
+      this.#axisFrame = 0;
+      this.#drawAxis(this.#visibleWindow());
+    });
+  }
+
+  /** Sizes and scrolls the track to the mode's window, redrawing the lanes if they changed. */
+  #applyView(): void {
+    const window = this.#window();
+    const extent = Math.max(this.#model.lastT, window.end, 0.001);
+    const { version } = this.#model;
+    if (this.#rendered.version !== version || this.#rendered.extent !== extent) {
+      this.#rendered = { version, extent };
+      this.#extent = extent;
+      this.#drawLanes();
+    }
+    const zoom = Math.min(MAX_ZOOM, Math.max(1, extent / (window.end - window.start)));
+    this.#inner.style.width = `${zoom * 100}%`;
+    const tracks = this.#tracks;
+    tracks.scrollLeft = (window.start / extent) * tracks.scrollWidth;
+    this.#ownScrollLeft = tracks.scrollLeft;
+    this.#drawAxis(window);
+    this.#followButton.setAttribute('aria-pressed', String(this.#mode === 'follow'));
+  }
+
+  #drawAxis(window: TimeWindow): void {
+    this.#inner.firstElementChild!.replaceWith(renderAxis(window, this.#extent));
+  }
+
+  #drawLanes(): void {
+    const labels: HTMLElement[] = [el('div', { class: 'tl-label tl-axis-label' }, 'time')];
+    const lanes: HTMLElement[] = [this.#inner.firstElementChild as HTMLElement];
+    for (const { lane, depth } of this.#model.orderedLanes()) {
+      const height = `${LANE_HEIGHT_PX + (lane.subRows.count - 1) * SUB_ROW_PX}px`;
+      const label = renderLabel(lane, depth);
+      const track = renderLane(this.#model, lane, this.#extent);
+      label.style.height = height;
+      track.style.height = height;
+      labels.push(label);
+      lanes.push(track);
+    }
+    this.#labels.replaceChildren(...labels);
+    this.#inner.replaceChildren(...lanes, this.#cursor);
+    this.#placeCursor();
+  }
+
   #placeCursor(): void {
     if (this.#cursorT === undefined) {
       this.#cursor.hidden = true;
       return;
     }
-    const duration = Math.max(this.#model.lastT, 0.001);
     this.#cursor.hidden = false;
-    this.#cursor.style.left = `${(this.#cursorT / duration) * 100}%`;
-  }
-
-  /** Zooms around the selected frame (or else the middle of the view), which ends up centred. */
-  #setZoom(factor: number): void {
-    const tracks = this.#tracks;
-    const duration = Math.max(this.#model.lastT, 0.001);
-    const focus =
-      this.#cursorT !== undefined
-        ? this.#cursorT / duration
-        : (tracks.scrollLeft + tracks.clientWidth / 2) / Math.max(tracks.scrollWidth, 1);
-    this.#applyZoom(factor);
-    tracks.scrollLeft = focus * tracks.scrollWidth - tracks.clientWidth / 2;
-  }
-
-  /** Shows the whole trace, start to end, in the view's width. */
-  fit(): void {
-    this.#applyZoom(1);
-    this.#tracks.scrollLeft = 0;
-  }
-
-  /** Fits the time range [start, end] (ms) into the view, e.g. one session's activity. */
-  focusRange(start: number, end: number): void {
-    const duration = Math.max(this.#model.lastT, 0.001);
-    const length = Math.max(end - start, duration / MAX_ZOOM);
-    this.#applyZoom((duration / length) * 0.9);
-    const tracks = this.#tracks;
-    tracks.scrollLeft = ((start - length * 0.05) / duration) * tracks.scrollWidth;
-  }
-
-  #applyZoom(factor: number): void {
-    this.#zoom = Math.max(1, Math.min(MAX_ZOOM, factor));
-    this.#inner.style.width = `${this.#zoom * 100}%`;
-    this.#inner.firstElementChild?.replaceWith(this.#axis(Math.max(this.#model.lastT, 0.001)));
+    this.#cursor.style.left = `${(this.#cursorT / this.#extent) * 100}%`;
   }
 
   /** Zooms the timeline onto a lane's spans and marks (its children's included). */
-  #focusLane(sessionId: string): void {
+  #focusLane(key: string): void {
     let start = Infinity;
     let end = -Infinity;
-    for (const id of this.#model.subtree(sessionId)) {
-      const lane = this.#model.lanes.get(id);
+    for (const k of this.#model.subtree(key)) {
+      const lane = this.#model.lanes.get(k);
       for (const span of lane?.spans ?? []) {
         start = Math.min(start, span.start);
         end = Math.max(end, span.end ?? this.#model.lastT);
@@ -203,111 +250,30 @@ export class TimelineView {
     }
     if (start <= end) this.focusRange(start, end);
   }
-
-  /** Ticks at round times (0, 50, 100 ms…), about {@link TICKS} per view's width. */
-  #axis(duration: number): HTMLElement {
-    const axis = el('div', { class: 'tl-lane tl-axis' });
-    const step = roundStep(Math.max(duration / (TICKS * this.#zoom), duration / MAX_TICKS));
-    for (let i = 0; i * step <= duration; i++) {
-      const ms = i * step;
-      const tick = el('span', { class: 'tl-tick', 'data-ms': String(ms) }, tickLabel(ms, step));
-      tick.style.left = `${(ms / duration) * 100}%`;
-      axis.append(tick);
-    }
-    axis.dataset['step'] = String(step);
-    return axis;
-  }
-
-  #label(lane: Lane, depth: number): HTMLElement {
-    const name = lane.id === CONNECTION_LANE ? 'connection' : lane.id;
-    const turns = lane.turns.size;
-    const label = el(
-      'div',
-      { class: 'tl-label', 'data-session': lane.id, title: name },
-      el('span', { class: 'tl-label-name' }, name),
-      el(
-        'span',
-        { class: 'tl-label-meta' },
-        turns > 0 ? `${turns} turn${turns === 1 ? '' : 's'}` : '',
-      ),
-    );
-    label.style.paddingLeft = `${6 + depth * 14}px`;
-    if (depth > 0) label.classList.add('tl-child');
-    if (lane.closed) {
-      label.classList.add('tl-closed');
-      label.dataset['closed'] = 'true';
-      label.lastElementChild!.textContent = `closed${turns > 0 ? ` · ${turns}` : ''}`;
-    }
-    return label;
-  }
-
-  #lane(lane: Lane, duration: number): HTMLElement {
-    const track = el('div', { class: 'tl-lane', 'data-session': lane.id });
-    for (const span of lane.spans) track.append(this.#span(span, duration));
-    // Invalid frames, one mark per bucket of the axis so a damaged burst stays cheap to draw.
-    const buckets = new Map<number, number[]>();
-    for (const row of lane.invalidRows) {
-      const t = this.#model.rows[row]!.frame.t;
-      const bucket = Math.floor((t / duration) * MARK_BUCKETS);
-      const rows = buckets.get(bucket) ?? [];
-      rows.push(row);
-      buckets.set(bucket, rows);
-    }
-    for (const rows of buckets.values()) {
-      const first = this.#model.rows[rows[0]!]!;
-      const what = first.findings.map((f) => f.reason).join(', ');
-      const title = rows.length === 1 ? `invalid: ${what}` : `${rows.length} invalid frames`;
-      const mark = el('div', { class: 'tl-invalid', 'data-row': String(first.index), title });
-      mark.style.left = `${(first.frame.t / duration) * 100}%`;
-      track.append(mark);
-    }
-    for (const mark of lane.marks) track.append(this.#mark(mark, duration));
-    return track;
-  }
-
-  #mark(mark: Mark, duration: number): HTMLElement {
-    const node = el('div', {
-      class: `tl-mark tl-mark-${mark.kind}`,
-      'data-mark': mark.kind,
-      title: `${MARK_NAMES[mark.kind]} · ${mark.label} · ${formatMs(mark.t)}`,
-    });
-    if (mark.row !== undefined) node.dataset['row'] = String(mark.row);
-    // Its width taken from the left in proportion, so a mark at the end (the exit) stays inside.
-    const fraction = Math.min(mark.t, duration) / duration;
-    node.style.left = `calc(${fraction * 100}% - ${fraction * MARK_WIDTH_PX}px)`;
-    return node;
-  }
-
-  #span(span: Span, duration: number): HTMLElement {
-    const end = span.end ?? this.#model.lastT;
-    const length = end - span.start;
-    const title = `${span.label} · ${span.end === undefined ? 'open' : formatMs(length)}`;
-    const node = el('div', {
-      class: `tl-span tl-${span.kind} tl-${span.status}`,
-      'data-row': String(span.startRow),
-      'data-kind': span.kind,
-      title,
-    });
-    // As a mark: the minimum width taken from the left in proportion, so a short span at the end
-    // stays inside.
-    const fraction = span.start / duration;
-    node.style.left = `calc(${fraction * 100}% - ${fraction * SPAN_MIN_WIDTH_PX}px)`;
-    node.style.width = `${(Math.max(length, 0) / duration) * 100}%`;
-    if (span.kind === 'turn' || span.kind === 'request') {
-      node.textContent = span.label;
-    }
-    return node;
-  }
 }
 
-function legend(): HTMLElement {
-  const items = LEGEND.map(([swatch, words]) =>
-    el(
-      'span',
-      { class: 'tl-legend-item' },
-      el('span', { class: `tl-swatch ${swatch}`, 'aria-hidden': 'true' }),
-      words,
-    ),
-  );
-  return el('div', { class: 'tl-legend', 'aria-label': 'legend' }, ...items);
+/**
+ * Whether a scroll of `element` is a person's: the wheel, a key, or the scrollbar dragged just
+ * before it. Scrolls the page makes (a layout change clamping the position) are not.
+ */
+class PersonScrolling {
+  #inputAt = -Infinity;
+  #dragging = false;
+
+  constructor(element: HTMLElement) {
+    const now = (): void => void (this.#inputAt = performance.now());
+    element.addEventListener('wheel', now, { passive: true });
+    element.addEventListener('keydown', now);
+    element.addEventListener('pointerdown', () => (this.#dragging = true));
+    for (const type of ['pointerup', 'pointercancel']) {
+      window.addEventListener(type, () => {
+        if (this.#dragging) now();
+        this.#dragging = false;
+      });
+    }
+  }
+
+  scrolling(): boolean {
+    return this.#dragging || performance.now() - this.#inputAt < PERSON_SCROLL_MS;
+  }
 }

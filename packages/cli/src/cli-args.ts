@@ -1,5 +1,6 @@
 // The verbs' shared argument handling: node:util parseArgs in strict mode, `--help` everywhere,
 // usage errors that name the problem and exit 2.
+/// <reference types="node" preserve="true" />
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 

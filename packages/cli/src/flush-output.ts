@@ -1,6 +1,7 @@
 // Waiting until what was written to a stream is with the OS. On Linux, process.stdout and
 // process.stderr are asynchronous when they are pipes: what the pipe does not take at once is
 // queued in this process's memory, and process.exit() or a fatal signal drops it.
+/// <reference types="node" preserve="true" />
 import type { Writable } from 'node:stream';
 
 /** Settles once everything written to `stream` so far was handed to the OS, or it failed. */

@@ -1,6 +1,7 @@
 // `dsh-sdk inspect [options] -- <runtime command>`: the live inspector.
 import type { InitializeParams } from '@dsh-sdk/protocol';
 import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
+import { describeEnd } from './inspected-runtime.js';
 import { Inspector } from './inspector.js';
 import { untilSignal } from './local-server.js';
 
@@ -12,8 +13,10 @@ a session picker with Interrupt and Close, the runtime's stderr, and the trace t
 page's URL, printed on stdout, carries a random token that every request must present. With
 --provider and --model the runtime is initialized at once; otherwise the page asks. A runtime
 that cannot start or exits is reported on the page (exit code or signal, its stderr's tail) and
-here; the page's Restart starts a fresh one (its trace in FILE-2.ndjson, … with --out). Ctrl-C
-shuts the runtime down (shutdown, stdin's end, SIGTERM, SIGKILL, each bounded) and stops.
+here; the page's Restart starts a fresh one (its trace in FILE-2.ndjson, … with --out), and the
+earlier runs stay on the page to view or download. The timeline follows the newest activity
+until a zoom, a scroll or fit (its follow button resumes). Ctrl-C shuts the runtime down
+(shutdown, stdin's end, SIGTERM, SIGKILL, each bounded) and stops.
 
 Options:
   --provider NAME         initialize with this provider (with --model)
@@ -81,6 +84,6 @@ export async function runInspect(args: readonly string[]): Promise<number> {
   log('serving the page above on 127.0.0.1; Ctrl-C stops');
   await stopped;
   const end = await inspector.stop();
-  log(`runtime ended: ${end.exitCode ?? end.signal ?? 'unknown'}`);
+  log(`stopped; the runtime ${describeEnd(end)}`);
   return 0;
 }

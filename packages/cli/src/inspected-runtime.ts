@@ -10,8 +10,9 @@ import {
   TraceRecorder,
 } from '@dsh-sdk/protocol';
 import type { InitializeResult } from '@dsh-sdk/protocol';
-import { startRelay } from './relay.js';
+import { startRelay, traceFinish } from './relay.js';
 import type { Relay, RelayEnd } from './relay.js';
+import type { RuntimeProcess } from './runtime-tracker.js';
 
 export interface InspectedRuntimeOptions {
   readonly program: string;
@@ -24,6 +25,8 @@ export interface InspectedRuntimeOptions {
   readonly onStderr: (text: string) => void;
   /** The process ended (or never started) on its own or by `stop()`: its recording is finished. */
   readonly onEnd: (end: RelayEnd) => void;
+  /** The runtime's process was found behind its launcher (its pid changed). */
+  readonly onProcess: () => void;
 }
 
 /** How much of the runtime's stderr is kept for the page (its last characters). */
@@ -36,6 +39,10 @@ export class InspectedRuntime {
   readonly peer: HarnessSdkClientPeer;
   /** Settles once the process exited (or failed to start) and its trace is finished. */
   readonly ended: Promise<RelayEnd>;
+  /** Settles with whether the process started (false: it could not be spawned). */
+  readonly started: Promise<boolean>;
+  /** Wall clock when it was started, epoch milliseconds. */
+  readonly startedAt = Date.now();
   initialized: InitializeResult | undefined;
   end: RelayEnd | undefined;
   readonly #relay: Relay;
@@ -65,14 +72,22 @@ export class InspectedRuntime {
     });
     const toRuntime = new PassThrough();
     const fromRuntime = new PassThrough();
-    this.#relay = startRelay({
-      program: options.program,
-      args: options.args,
-      clientInput: toRuntime,
-      clientOutput: fromRuntime,
-      endClientOutput: true,
-      recorder: this.#recorder,
-      stderr: 'pipe',
+    this.#relay = startRelay(
+      {
+        program: options.program,
+        args: options.args,
+        clientInput: toRuntime,
+        clientOutput: fromRuntime,
+        endClientOutput: true,
+        recorder: this.#recorder,
+        stderr: 'pipe',
+      },
+      options.onProcess,
+    );
+    const { child } = this.#relay;
+    this.started = new Promise((resolve) => {
+      child.once('spawn', () => resolve(true));
+      child.once('error', () => resolve(child.pid !== undefined));
     });
     const decoder = new StringDecoder('utf8');
     this.#relay.child.stderr?.on('data', (chunk: Buffer) => {
@@ -86,7 +101,7 @@ export class InspectedRuntime {
     this.peer = new HarnessSdkClientPeer(this.#transport.start());
     this.ended = this.#relay.ended.then((end) => {
       this.end = end;
-      this.#recorder.finish({ exitCode: end.exitCode, signal: end.signal });
+      this.#recorder.finish(traceFinish(end));
       this.#writer?.close();
       this.#transport.close('the runtime exited');
       if (end.spawnError) {
@@ -99,8 +114,9 @@ export class InspectedRuntime {
     });
   }
 
-  get pid(): number | undefined {
-    return this.#relay.child.pid;
+  /** The runtime's own process (behind its launcher, if one stayed in between). */
+  get process(): RuntimeProcess {
+    return this.#relay.runtime.current;
   }
 
   /** The last {@link STDERR_TAIL_CHARS} characters the runtime wrote to stderr. */
@@ -108,10 +124,13 @@ export class InspectedRuntime {
     return this.#stderr;
   }
 
-  /** Shuts the process down, each step bounded: shutdown, stdin's end, SIGTERM, SIGKILL. */
+  /**
+   * Shuts the process down, each step bounded: shutdown, stdin's end, SIGTERM to the runtime,
+   * SIGKILL to everything it started.
+   */
   async stop(): Promise<RelayEnd> {
     this.#stopping = true;
-    const { child } = this.#relay;
+    const { child, runtime } = this.#relay;
     const exited = (ms: number): Promise<boolean> =>
       Promise.race([
         this.ended.then(() => true),
@@ -122,8 +141,8 @@ export class InspectedRuntime {
     }
     this.#transport.close('the inspector is stopping');
     child.stdin?.end();
-    if (!(await exited(STEP_TIMEOUT_MS))) child.kill('SIGTERM');
-    if (!(await exited(STEP_TIMEOUT_MS))) child.kill('SIGKILL');
+    if (!(await exited(STEP_TIMEOUT_MS))) runtime.signal('SIGTERM');
+    if (!(await exited(STEP_TIMEOUT_MS))) this.#relay.killAll('SIGKILL');
     return this.ended;
   }
 }
@@ -132,5 +151,17 @@ export class InspectedRuntime {
 export function describeEnd(end: RelayEnd): string {
   if (end.spawnError) return `could not be started: ${end.spawnError.message}`;
   if (end.signal !== null) return `was killed by ${end.signal}`;
-  return `exited with code ${end.exitCode ?? '?'}`;
+  if (end.exitCode !== null) return `exited with code ${end.exitCode}`;
+  return 'ended; its exit status is unknown (it outlived its launcher)';
+}
+
+/** Its launcher, when one stayed in between: "through npm exec x (pid 7), which exited with code 137". */
+export function describeLauncher(end: RelayEnd): string | undefined {
+  const { launcher } = end;
+  if (!launcher) return undefined;
+  const how =
+    launcher.signal !== null
+      ? `was killed by ${launcher.signal}`
+      : `exited with code ${launcher.exitCode ?? '?'}`;
+  return `through ${launcher.command} (pid ${launcher.pid}), which ${how}`;
 }

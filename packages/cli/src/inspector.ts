@@ -3,48 +3,22 @@
 // watches the records and the runtime's stderr as they come, sends prompts and session actions,
 // and downloads the trace.
 import type { ServerResponse } from 'node:http';
-import { basename, join, parse } from 'node:path';
-import { JsonRpcResponseError, LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
-import type { HarnessSdkClientPeer } from '@dsh-sdk/protocol';
-import type {
-  InitializeParams,
-  SdkEncodedImageBlock,
-  ServerCapabilities,
-  SdkPromptContentBlock,
-  TextBlock,
-} from '@dsh-sdk/protocol';
+import { LATEST_PROTOCOL_VERSION } from '@dsh-sdk/protocol';
+import type { InitializeParams } from '@dsh-sdk/protocol';
+import {
+  actionsFor,
+  describeError,
+  errorAnswer,
+  runAction,
+  sendPrompt,
+} from './inspector-requests.js';
+import type { ActionRequest, Answer, PromptRequest } from './inspector-requests.js';
 import { readJson, sendJson, startLocalServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
-import { renderLivePage } from './page-html.js';
-import { describeEnd, InspectedRuntime } from './inspected-runtime.js';
+import { renderLivePage, renderTracePage } from './page-html.js';
+import { describeEnd, describeLauncher, InspectedRuntime } from './inspected-runtime.js';
 import type { RelayEnd } from './relay.js';
-
-/**
- * An action on one session, offered as a button when the runtime reports its capability in the
- * `initialize` result (protocol version 2), calling the generated peer's method. The page draws
- * whatever this list yields.
- */
-interface SessionAction {
-  readonly name: string;
-  readonly label: string;
-  readonly capability: keyof ServerCapabilities;
-  readonly run: (peer: HarnessSdkClientPeer, sessionId: string) => Promise<unknown>;
-}
-
-const SESSION_ACTIONS: readonly SessionAction[] = [
-  {
-    name: 'interrupt',
-    label: 'Interrupt',
-    capability: 'sessionInterrupt',
-    run: (peer, sessionId) => peer.sessionInterrupt({ sessionId }),
-  },
-  {
-    name: 'close',
-    label: 'Close',
-    capability: 'sessionClose',
-    run: (peer, sessionId) => peer.sessionClose({ sessionId }),
-  },
-];
+import { runtimeName, traceFileName, tracePathFor } from './trace-names.js';
 
 export interface InspectorOptions {
   readonly program: string;
@@ -62,60 +36,61 @@ export interface InspectorOptions {
 
 const BODY_LIMIT = 64 * 1024 * 1024;
 
-type Answer = { result: unknown } | { error: { code?: number; message: string; data?: unknown } };
-
-function errorAnswer(error: unknown): Answer {
-  if (error instanceof JsonRpcResponseError) {
-    return {
-      error: {
-        code: error.code,
-        message: error.wireMessage,
-        ...(error.data === undefined ? {} : { data: error.data }),
-      },
-    };
-  }
-  return { error: { message: error instanceof Error ? error.message : String(error) } };
-}
-
-/** An error's message, with the violations of a `-32602` (pointer and reason each). */
-function describeError(error: { message: string; data?: unknown }): string {
-  if (!Array.isArray(error.data)) return error.message;
-  const violations = (error.data as { pointer?: unknown; message?: unknown }[]).map(
-    (v) => `${String(v.pointer)} ${String(v.message)}`,
-  );
-  return `${error.message}: ${violations.join('; ')}`;
+/** One runtime process and its trace: the first, then one per restart. */
+interface Run {
+  /** 1, then one more per restart. */
+  readonly number: number;
+  readonly runtime: InspectedRuntime;
+  /** The file its trace is written to (`--out`), if any. */
+  readonly path: string | undefined;
 }
 
 export class Inspector {
   readonly #options: InspectorOptions;
   readonly #watchers = new Set<ServerResponse>();
-  #runtime: InspectedRuntime;
-  /** Which runtime process this is: 1, then one more per restart. */
-  #generation = 1;
+  /** Every run so far; the last is the current one (earlier ones stay viewable). */
+  readonly #runs: Run[] = [];
   #restarting: Promise<Answer> | undefined;
   #server: LocalServer | undefined;
   #error: string | undefined;
 
   constructor(options: InspectorOptions) {
     this.#options = options;
-    this.#runtime = this.#launch();
+    this.#launch();
   }
 
-  #launch(): InspectedRuntime {
+  get #run(): Run {
+    return this.#runs.at(-1)!;
+  }
+
+  get #runtime(): InspectedRuntime {
+    return this.#run.runtime;
+  }
+
+  #launch(): void {
     const { program, args, out, maxFrameBytes, log } = this.#options;
-    const generation = this.#generation;
+    const number = this.#runs.length + 1;
+    const path = out === undefined ? undefined : tracePathFor(out, number);
     // A process replaced by a restart no longer speaks to the page.
-    const current = (): boolean => generation === this.#generation;
-    return new InspectedRuntime({
+    const current = (): boolean => number === this.#runs.length;
+    const runtime = new InspectedRuntime({
       program,
       args,
-      ...(out === undefined ? {} : { out: tracePathFor(out, generation) }),
+      ...(path === undefined ? {} : { out: path }),
       ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
       log,
       onRecord: (record) => current() && this.#send('record', record),
       onStderr: (text) => current() && this.#send('stderr', JSON.stringify(text)),
       onEnd: () => current() && this.#broadcastState(),
+      onProcess: () => current() && this.#broadcastState(),
     });
+    this.#runs.push({ number, runtime, path });
+  }
+
+  /** The run a request names (`?run=N`), the current one by default. */
+  #runOf(url: URL): Run | undefined {
+    const number = url.searchParams.get('run');
+    return number === null ? this.#run : this.#runs[Number(number) - 1];
   }
 
   /** Starts serving the page; resolves with its URL (token included). */
@@ -127,16 +102,15 @@ export class Inspector {
             'content-type': 'text/html; charset=utf-8',
             'cache-control': 'no-store',
           });
-          response.end(
-            renderLivePage(this.#server!.token, `${this.#options.program} · dsh-sdk inspect`),
-          );
+          response.end(renderLivePage(this.#server!.token, `${this.#name} · dsh-sdk inspect`));
         },
         '/events': (request, response) => {
           request.socket.setNoDelay(true);
           this.#watch(response);
         },
         '/state': (_request, response) => sendJson(response, 200, this.#state()),
-        '/trace': (_request, response) => this.#sendTrace(response),
+        '/trace': (_request, response, url) => this.#sendTrace(response, this.#runOf(url)),
+        '/run': (_request, response, url) => this.#sendRunPage(response, this.#runOf(url)),
         '/initialize': async (request, response) => {
           const params = (await readJson(request, BODY_LIMIT)) as InitializeParams;
           sendJson(response, 200, await this.initialize(params));
@@ -146,10 +120,7 @@ export class Inspector {
           sendJson(response, 200, await this.#prompt(body));
         },
         '/action': async (request, response) => {
-          const body = (await readJson(request, BODY_LIMIT)) as {
-            name?: string;
-            sessionId?: string;
-          };
+          const body = (await readJson(request, BODY_LIMIT)) as ActionRequest;
           sendJson(response, 200, await this.#action(body));
         },
         '/restart': async (_request, response) => sendJson(response, 200, await this.restart()),
@@ -187,17 +158,21 @@ export class Inspector {
   restart(): Promise<Answer> {
     this.#restarting ??= (async (): Promise<Answer> => {
       await this.#runtime.stop();
-      this.#generation += 1;
       this.#error = undefined;
+      this.#launch();
+      const { number, path, runtime } = this.#run;
       // The pages reload first, so they read the new process's trace from its header on.
-      this.#send('reset', JSON.stringify({ generation: this.#generation }));
-      this.#runtime = this.#launch();
-      const { out, log } = this.#options;
-      const recording =
-        out === undefined ? '' : `, recording to ${tracePathFor(out, this.#generation)}`;
-      log(`restarted the runtime (pid ${this.#runtime.pid ?? 'none'})${recording}`);
+      this.#send('reset', JSON.stringify({ run: number }));
+      // One that cannot start says so itself (InspectedRuntime), and the page's banner too.
+      if (await runtime.started) {
+        const { pid } = runtime.process;
+        const recording = path === undefined ? '' : `, recording to ${path}`;
+        this.#options.log(
+          `restarted the runtime (run ${number}${pid === undefined ? '' : `, pid ${pid}`})${recording}`,
+        );
+      }
       if (this.#options.initialize) await this.initialize(this.#options.initialize);
-      return { result: { pid: this.#runtime.pid ?? null, generation: this.#generation } };
+      return { result: { run: number, pid: runtime.process.pid ?? null } };
     })().finally(() => (this.#restarting = undefined));
     return this.#restarting;
   }
@@ -232,41 +207,75 @@ export class Inspector {
     response.on('close', () => this.#watchers.delete(response));
   }
 
-  /** The current process's trace so far, as a file to save. */
-  #sendTrace(response: ServerResponse): void {
-    const { records } = this.#runtime;
+  /** The runtime's name, from its command line (the page's title, the downloads' names). */
+  get #name(): string {
+    return runtimeName([this.#options.program, ...this.#options.args]);
+  }
+
+  #fileName(run: Run): string {
+    return traceFileName([this.#options.program, ...this.#options.args], run.runtime.startedAt);
+  }
+
+  /** A run's trace so far, as a file to save. */
+  #sendTrace(response: ServerResponse, run: Run | undefined): void {
+    if (!run) return sendJson(response, 404, { error: 'no such run' });
+    const { records } = run.runtime;
     response.writeHead(200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
-      'content-disposition': `attachment; filename="${traceFileName(this.#options.program, this.#generation)}"`,
+      'content-disposition': `attachment; filename="${this.#fileName(run)}"`,
       'cache-control': 'no-store',
     });
     response.end(records.length === 0 ? '' : `${records.join('\n')}\n`);
   }
 
+  /** A run's trace as `dsh-sdk view` shows it: one self-contained page. */
+  #sendRunPage(response: ServerResponse, run: Run | undefined): void {
+    if (!run) return sendJson(response, 404, { error: 'no such run' });
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    const title = `run ${run.number} of ${this.#name} · dsh-sdk inspect`;
+    response.end(renderTracePage(`${run.runtime.records.join('\n')}\n`, title));
+  }
+
   #state(): Record<string, unknown> {
-    const runtime = this.#runtime;
-    const { initialized, end } = runtime;
+    const { initialized } = this.#runtime;
     const capabilities = initialized?.capabilities;
-    const actions = SESSION_ACTIONS.filter((a) => capabilities?.[a.capability] === true).map(
-      ({ name, label }) => ({ name, label }),
-    );
+    const actions = actionsFor(capabilities);
+    const current = this.#describeRun(this.#run);
     return {
       initialized: initialized !== undefined,
       ...(initialized ?? {}),
       actions,
-      runtime: {
-        running: end === undefined,
-        pid: runtime.pid ?? null,
-        generation: this.#generation,
-        exitCode: end?.exitCode ?? null,
-        signal: end?.signal ?? null,
-        ...(end === undefined ? {} : { ended: describeEnd(end) }),
-        ...(end?.spawnError ? { spawnError: end.spawnError.message } : {}),
-      },
+      runtime: current,
       ...(this.#error === undefined ? {} : { error: this.#error }),
       defaults: this.#options.defaults,
       command: [this.#options.program, ...this.#options.args],
-      traceFile: traceFileName(this.#options.program, this.#generation),
+      traceFile: current['traceFile'],
+      earlierRuns: this.#runs.slice(0, -1).map((run) => this.#describeRun(run)),
+    };
+  }
+
+  /** A run as the page shows it: its process, how it ended, where its trace is. */
+  #describeRun(run: Run): Record<string, unknown> {
+    const { runtime } = run;
+    const { end } = runtime;
+    const proc = end === undefined ? runtime.process : { pid: end.pid, launcher: end.launcher };
+    return {
+      run: run.number,
+      running: end === undefined,
+      pid: proc.pid ?? null,
+      ...(proc.launcher
+        ? { launcher: { pid: proc.launcher.pid, command: proc.launcher.command } }
+        : {}),
+      exitCode: end?.exitCode ?? null,
+      signal: end?.signal ?? null,
+      ...(end === undefined ? {} : { ended: describeEnd(end) }),
+      ...(end && describeLauncher(end) ? { endedThrough: describeLauncher(end) } : {}),
+      ...(end?.spawnError ? { spawnError: end.spawnError.message } : {}),
+      traceFile: this.#fileName(run),
+      tracePath: run.path ?? null,
     };
   }
 
@@ -274,52 +283,11 @@ export class Inspector {
     this.#send('state', JSON.stringify(this.#state()));
   }
 
-  async #prompt(body: PromptRequest): Promise<Answer> {
-    const contentBlocks: SdkPromptContentBlock[] = [];
-    if (typeof body.text === 'string' && body.text !== '') {
-      const text: TextBlock = { type: 'text', text: body.text };
-      contentBlocks.push(text);
-    }
-    if (body.image) {
-      const image = { type: 'image', data: body.image.data, mimeType: body.image.mimeType };
-      contentBlocks.push(image as SdkEncodedImageBlock);
-    }
-    try {
-      const result = await this.#runtime.peer.sessionPrompt({
-        sessionId: String(body.sessionId ?? ''),
-        contentBlocks,
-      });
-      return { result };
-    } catch (error) {
-      return errorAnswer(error);
-    }
+  #prompt(body: PromptRequest): Promise<Answer> {
+    return sendPrompt(this.#runtime.peer, body);
   }
 
-  async #action(body: { name?: string; sessionId?: string }): Promise<Answer> {
-    const action = SESSION_ACTIONS.find((a) => a.name === body.name);
-    if (!action) return { error: { message: `no action ${String(body.name)}` } };
-    try {
-      return { result: await action.run(this.#runtime.peer, String(body.sessionId ?? '')) };
-    } catch (error) {
-      return errorAnswer(error);
-    }
+  #action(body: ActionRequest): Promise<Answer> {
+    return runAction(this.#runtime.peer, body);
   }
-}
-
-/** `--out FILE` holds the first process's trace; a restart's goes next to it (`x-2.ndjson`). */
-export function tracePathFor(out: string, generation: number): string {
-  if (generation === 1) return out;
-  const { dir, name, ext } = parse(out);
-  return join(dir, `${name}-${generation}${ext}`);
-}
-
-function traceFileName(program: string, generation: number): string {
-  const name = basename(program).replace(/[^\w.-]+/g, '_') || 'runtime';
-  return `${name}${generation === 1 ? '' : `-${generation}`}.trace.ndjson`;
-}
-
-interface PromptRequest {
-  readonly sessionId?: unknown;
-  readonly text?: unknown;
-  readonly image?: { readonly data: string; readonly mimeType: string };
 }

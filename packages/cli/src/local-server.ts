@@ -1,5 +1,6 @@
 // A web server for one person on this machine: bound to 127.0.0.1, every request carrying the
 // random token of its URL, and a Host header naming the loopback (no DNS rebinding).
+/// <reference types="node" preserve="true" />
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';

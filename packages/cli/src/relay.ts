@@ -1,10 +1,13 @@
 // The recording relay: a runtime child process whose stdio is wired to a client's streams, every
 // chunk forwarded as it comes and then shown to a TraceRecorder. Used by `trace` (the client is
 // this process's stdio) and by `inspect` (the client is the inspector's own transport).
+/// <reference types="node" preserve="true" />
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { TraceDirection, TraceRecorder } from '@dsh-sdk/protocol';
+import type { TraceDirection, TraceFinish, TraceRecorder } from '@dsh-sdk/protocol';
+import { RuntimeTracker } from './runtime-tracker.js';
+import type { RuntimeEnd } from './runtime-tracker.js';
 
 /** Options of {@link startRelay}. */
 export interface RelayOptions {
@@ -22,10 +25,8 @@ export interface RelayOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** How the runtime ended. */
-export interface RelayEnd {
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
+/** How the runtime ended (through its launcher, when one stayed in between). */
+export interface RelayEnd extends RuntimeEnd {
   /** Set when the runtime could not be started at all. */
   readonly spawnError?: Error;
 }
@@ -33,24 +34,30 @@ export interface RelayEnd {
 /** A running relay. */
 export interface Relay {
   readonly child: ChildProcess;
+  /** Which process is the runtime: the started one, or the one behind its launcher. */
+  readonly runtime: RuntimeTracker;
   /**
    * Settles once the runtime exited and its stdout was drained and recorded: every byte was
    * handed to `clientOutput`, whose own buffer may still hold some (see flush-output.ts).
    */
   readonly ended: Promise<RelayEnd>;
+  /** Sends a signal to everything it started (the runtime's process group), as a last resort. */
+  killAll(signal: NodeJS.Signals): void;
 }
 
 /**
  * Starts the runtime and relays both directions. The runtime gets its own process group, so a
  * terminal's Ctrl-C reaches it once, through the caller's forwarding, not twice.
+ * `onRuntimeChange` hears when the runtime's process is found behind a launcher.
  */
-export function startRelay(options: RelayOptions): Relay {
+export function startRelay(options: RelayOptions, onRuntimeChange: () => void = () => {}): Relay {
   const { recorder, clientInput, clientOutput } = options;
   const child = spawn(options.program, [...options.args], {
     stdio: ['pipe', 'pipe', options.stderr],
     detached: true,
     env: options.env ?? process.env,
   });
+  const runtime = new RuntimeTracker(child, onRuntimeChange);
   const childStdin = child.stdin!;
   const childStdout = child.stdout!;
   // A runtime that exits stops reading: its stdin fails with EPIPE, which is not ours to report.
@@ -63,6 +70,7 @@ export function startRelay(options: RelayOptions): Relay {
     recorder.endOfStream('clientToServer');
     childStdin.end();
   });
+  childStdout.once('data', () => runtime.wrote());
   forward(childStdout, clientOutput, (chunk) => recorder.push('serverToClient', chunk));
   const stdoutDone = new Promise<void>((resolve) => {
     childStdout.on('end', () => {
@@ -75,13 +83,45 @@ export function startRelay(options: RelayOptions): Relay {
 
   const ended = new Promise<RelayEnd>((resolve) => {
     child.on('error', (error) => {
-      if (child.pid === undefined) resolve({ exitCode: null, signal: null, spawnError: error });
+      if (child.pid === undefined) {
+        runtime.end({ exitCode: null, signal: null });
+        resolve({ exitCode: null, signal: null, spawnError: error });
+      }
     });
     child.on('exit', (exitCode, signal) => {
-      void stdoutDone.then(() => resolve({ exitCode, signal }));
+      const end = runtime.end({ exitCode, signal });
+      void stdoutDone.then(() => resolve(end));
     });
   });
-  return { child, ended };
+  const killAll = (signal: NodeJS.Signals): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  return { child, runtime, ended, killAll };
+}
+
+/** The `exit` record's members for how the runtime ended (docs/trace-format.md). */
+export function traceFinish(end: RelayEnd): TraceFinish {
+  const { launcher } = end;
+  return {
+    exitCode: end.exitCode,
+    signal: end.signal,
+    ...(end.pid === undefined ? {} : { pid: end.pid }),
+    ...(launcher === undefined
+      ? {}
+      : {
+          launcher: {
+            pid: launcher.pid,
+            command: launcher.command,
+            exitCode: launcher.exitCode,
+            signal: launcher.signal,
+          },
+        }),
+    ...(end.spawnError === undefined ? {} : { spawnError: end.spawnError.message }),
+  };
 }
 
 /**

@@ -1,11 +1,11 @@
 // `dsh-sdk trace --out FILE -- <runtime command>`: a transparent stdio proxy that records.
-import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { TraceFileWriter, TraceRecorder } from '@dsh-sdk/protocol';
 import type { TraceFinding, TraceFindingContext } from '@dsh-sdk/protocol';
 import { integerOption, parseVerbArgs, runtimeCommand, UsageError } from './cli-args.js';
 import { flushStdio } from './flush-output.js';
-import { DIRECTION_ARROWS, FORWARDED_SIGNALS, startRelay } from './relay.js';
+import { DIRECTION_ARROWS, FORWARDED_SIGNALS, startRelay, traceFinish } from './relay.js';
+import type { Relay, RelayEnd } from './relay.js';
 
 export const TRACE_HELP = `Usage: dsh-sdk trace --out FILE [options] -- <runtime command> [args...]
 
@@ -13,8 +13,10 @@ Runs the runtime with this process's stdio, passing every byte through unchanged
 directions, and records each frame (direction, time, size, line, content) to FILE in the trace
 format (docs/trace-format.md). Frames are checked against the IDL; violations are recorded and
 printed to stderr, and never change what passes. The runtime's stderr passes through, signals
-are forwarded, stdin's end reaches the runtime, and the exit code is the runtime's; the proxy
-exits only once all the runtime wrote has been delivered.
+are forwarded, stdin's end reaches the runtime, and the exit status is the command's; the proxy
+exits only once all the runtime wrote has been delivered. Behind a launcher that stays its
+parent (npx, a script without exec) the runtime's own pid and status are recorded, found on
+Linux in /proc (docs/cli.md, "The runtime behind a launcher").
 
 Options:
   --out FILE              where the trace goes (required)
@@ -46,24 +48,21 @@ export function describeFinding(finding: TraceFinding, context: TraceFindingCont
 }
 
 /**
- * Passes the signals a proxy forwards on to the runtime while it runs. Once it has exited (its
- * last output may still be on its way to the client), a signal is this process's own again:
- * `beforeOwnSignal` completes the recording, then the signal takes its course.
- * Returns what stops the forwarding.
+ * Passes the signals a proxy forwards on to the runtime while it runs (to the runtime itself when
+ * a launcher stayed in between). Once it has exited (its last output may still be on its way to
+ * the client), a signal is this process's own again: `beforeOwnSignal` completes the recording,
+ * then the signal takes its course. Returns what stops the forwarding.
  */
-function forwardSignals(
-  runtime: () => ChildProcess | undefined,
-  beforeOwnSignal: (child: ChildProcess | undefined) => void,
-): () => void {
+function forwardSignals(relay: () => Relay | undefined, beforeOwnSignal: () => void): () => void {
   const handlers = FORWARDED_SIGNALS.map((signal) => {
     const handler = (): void => {
-      const child = runtime();
+      const child = relay()?.child;
       if (child?.exitCode === null && child.signalCode === null) {
-        child.kill(signal);
+        relay()!.runtime.signal(signal);
         return;
       }
       stop();
-      beforeOwnSignal(child);
+      beforeOwnSignal();
       if (!SURVIVED_BY_NODE.has(signal)) process.kill(process.pid, signal);
     };
     process.on(signal, handler);
@@ -99,19 +98,23 @@ export async function runTrace(args: readonly string[]): Promise<number> {
     ...(values.quiet ? {} : { onFinding: (f, c) => log(describeFinding(f, c)) }),
   });
   // Forwarding is in place before the runtime starts: no signal can slip between the two.
-  let runtime: ChildProcess | undefined;
+  let relay: Relay | undefined;
   let finished = false;
-  const finishRecording = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+  const finishRecording = (end: RelayEnd): void => {
     if (finished) return;
     finished = true;
-    recorder.finish({ exitCode, signal });
+    recorder.finish(traceFinish(end));
     writer.close(); // synchronous: the trace is complete even if this process dies next
   };
   const stopForwarding = forwardSignals(
-    () => runtime,
-    (child) => finishRecording(child?.exitCode ?? null, child?.signalCode ?? null),
+    () => relay,
+    () => {
+      const child = relay?.child;
+      const started = { exitCode: child?.exitCode ?? null, signal: child?.signalCode ?? null };
+      finishRecording(relay?.runtime.end(started) ?? started);
+    },
   );
-  const relay = startRelay({
+  relay = startRelay({
     program,
     args: programArgs,
     clientInput: process.stdin,
@@ -120,21 +123,23 @@ export async function runTrace(args: readonly string[]): Promise<number> {
     recorder,
     stderr: 'inherit',
   });
-  runtime = relay.child;
   const end = await relay.ended;
   stopForwarding();
-  finishRecording(end.exitCode, end.signal);
+  finishRecording(end);
   if (end.spawnError) {
     log(`cannot start ${program}: ${end.spawnError.message}`);
     return 127;
   }
-  if (end.signal !== null && !SURVIVED_BY_NODE.has(end.signal)) {
-    // Die the way the runtime died, so our parent sees the same status; main's flush before its
-    // exit is skipped that way, so flush what the runtime wrote first.
+  // Our parent sees what it would have seen without us: the status of the process we started
+  // (a launcher's own, when one stayed in between; the trace has the runtime's).
+  const { exitCode, signal } = end.launcher ?? end;
+  if (signal !== null && !SURVIVED_BY_NODE.has(signal)) {
+    // Die the way it died, so our parent sees the same status; main's flush before its exit is
+    // skipped that way, so flush what the runtime wrote first.
     await flushStdio();
-    process.kill(process.pid, end.signal);
+    process.kill(process.pid, signal);
   }
   // A signal Node does not die of is reported as a shell reports a signal's death.
-  if (end.signal !== null) return 128 + (constants.signals[end.signal] ?? 0);
-  return end.exitCode ?? 1;
+  if (signal !== null) return 128 + (constants.signals[signal] ?? 0);
+  return exitCode ?? 1;
 }

@@ -1,15 +1,24 @@
 // The dsh-sdk command line: help and usage errors for every verb, and `trace` behaving as the
 // runtime would for whoever started it (exit code, signals, stderr, stdin's end).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { HarnessSdkClientPeer, JsonRpcLineTransport, Method } from '@dsh-sdk/protocol';
-import type { SessionEventNotification } from '@dsh-sdk/protocol';
+import type { SessionEventNotification, TraceExit } from '@dsh-sdk/protocol';
 import { describe, expect, test } from 'vitest';
 import {
   DSH_SDK,
+  FIXTURES,
   framesOf,
   PY_RUNTIME,
   readTraceFile,
@@ -18,6 +27,7 @@ import {
   tempDir,
   TS_RUNTIME,
 } from './helpers/cli.js';
+import { budgetMs } from './helpers/time-budget.js';
 
 describe('dsh-sdk arguments', () => {
   test.each(['trace', 'view', 'inspect'])(
@@ -197,6 +207,113 @@ describe('dsh-sdk trace stands in for the runtime', () => {
       }
     },
   );
+});
+
+/** The dies-mid-turn fixture: it prints its pid, then dies as its prompt says. */
+const DIES_MID_TURN = join(FIXTURES, 'dies-mid-turn.mjs');
+
+/**
+ * `dsh-sdk trace` on `command` (a launcher that starts the fixture and stays its parent), with
+ * this test as its client: initialize, then `prompt` once the fixture has said its pid, unless
+ * `then` does something else with the runtime's pid. Resolves with how the proxy ended, the
+ * fixture's pid and the trace's exit record.
+ */
+async function throughLauncher(
+  command: readonly string[],
+  prompt: string | undefined,
+  then: (runtimePid: number, proxy: ChildProcess) => void = () => {},
+  cwd?: string,
+): Promise<{ code: number | null; signal: string | null; pid: number; exit: TraceExit }> {
+  const trace = join(tempDir(), 'launcher.trace.ndjson');
+  const proxy = spawn(DSH_SDK, ['trace', '--out', trace, '--', ...command], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  proxy.stdout.resume();
+  const pid = await new Promise<number>((resolve) => {
+    let stderr = '';
+    proxy.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const said = /dies-mid-turn: started, pid (\d+)/.exec(stderr);
+      if (said) resolve(Number(said[1]));
+    });
+  });
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    proxy.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  proxy.stdin.write(
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}\n',
+  );
+  // A client's pause after the answer: a runtime that lives only milliseconds behind its
+  // launcher may be gone before the proxy finds it (docs/cli.md).
+  await new Promise((resolve) => proxy.stdout.once('data', resolve));
+  await new Promise((resolve) => setTimeout(resolve, budgetMs(500)));
+  if (prompt !== undefined) {
+    proxy.stdin.write(
+      `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s","contentBlocks":[{"type":"text","text":"${prompt}"}]}}\n`,
+    );
+  }
+  then(pid, proxy);
+  const { code, signal } = await ended;
+  return { code, signal, pid, exit: readTraceFile(trace).at(-1) as TraceExit };
+}
+
+describe("dsh-sdk trace through a launcher that stays the runtime's parent", () => {
+  // `exit $?` keeps the shell from exec-ing its last command: it waits, and passes the status on.
+  const shell = ['sh', '-c', `${process.execPath} ${DIES_MID_TURN}; exit $?`];
+  const shellCommand = shell.join(' ');
+
+  test("records the runtime's own pid and exit code, and exits as the launcher did", async () => {
+    const { code, pid, exit } = await throughLauncher(shell, 'crash now');
+    expect(code).toBe(3);
+    expect(exit).toMatchObject({ exitCode: 3, signal: null, pid });
+    expect(exit.launcher).toEqual({
+      pid: expect.any(Number) as number,
+      command: shellCommand,
+      exitCode: 3,
+      signal: null,
+    });
+    expect(exit.launcher!.pid).not.toBe(pid);
+  });
+
+  test("reads the launcher's 128 + N as the signal the runtime died of", async () => {
+    const { code, pid, exit } = await throughLauncher(shell, 'segfault now');
+    // The proxy's own status is its launcher's, as its parent would have seen without it.
+    expect(code).toBe(139);
+    expect(exit).toMatchObject({ exitCode: null, signal: 'SIGSEGV', pid });
+    expect(exit.launcher).toMatchObject({ command: shellCommand, exitCode: 139, signal: null });
+  });
+
+  test('forwards a signal to the runtime itself, not to its launcher', async () => {
+    const { code, pid, exit } = await throughLauncher(shell, undefined, (_pid, proxy) => {
+      proxy.kill('SIGTERM');
+    });
+    expect(code).toBe(143);
+    expect(exit).toMatchObject({ exitCode: null, signal: 'SIGTERM', pid });
+    expect(exit.launcher).toMatchObject({ exitCode: 143, signal: null });
+  });
+
+  test('through npx in a project: the runtime killed by SIGKILL is recorded so', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'package.json'), '{"name":"scratch","private":true,"type":"module"}\n');
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    const bin = join(dir, 'node_modules/.bin/dies-mid-turn');
+    writeFileSync(bin, `#!/usr/bin/env node\nimport ${JSON.stringify(DIES_MID_TURN)};\n`);
+    chmodSync(bin, 0o755);
+    const { code, pid, exit } = await throughLauncher(
+      ['npx', 'dies-mid-turn'],
+      undefined,
+      (runtimePid) => process.kill(runtimePid, 'SIGKILL'),
+      dir,
+    );
+    expect(code).toBe(137);
+    expect(exit).toMatchObject({ exitCode: null, signal: 'SIGKILL', pid });
+    expect(exit.launcher).toMatchObject({
+      command: 'npm exec dies-mid-turn',
+      exitCode: 137,
+      signal: null,
+    });
+  });
 });
 
 describe("docs/cli.md's dsh-sdk commands", () => {

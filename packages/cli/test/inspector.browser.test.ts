@@ -1,22 +1,17 @@
 // dsh-sdk inspect against both reference runtimes, in a real headless Chromium: the token guard,
 // then a person's session: type a prompt, watch the reply stream in, send an image to the same
 // session, interrupt and close the session just prompted, download the trace, and check what the
-// page shows element by element. Then runtimes that fail: a command that does not exist, one
-// killed by a signal, and one that dies mid-turn and is restarted. A console error fails the test.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+// page shows element by element. Then runtimes that fail: a command that does not exist (and a
+// restart that cannot start it either), one killed by a signal, and one that dies mid-turn and is
+// restarted, its first run kept to view and download. A console error fails the test.
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { basename, join } from 'node:path';
 import { Method } from '@dsh-sdk/protocol';
 import type { TraceRecord } from '@dsh-sdk/protocol';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { errorsOf, launchBrowser } from './helpers/browser.js';
-import type { TestBrowser } from './helpers/browser.js';
 import {
-  DSH_SDK,
   FIXTURES,
   framesOf,
   PY_RUNTIME,
@@ -24,6 +19,18 @@ import {
   tempDir,
   TS_RUNTIME,
 } from './helpers/cli.js';
+import {
+  get,
+  inspectorPerTest,
+  lastFrameInView,
+  logged,
+  openReady,
+  sharedInspector,
+  startInspector,
+  stopInspector,
+  watchStreamedText,
+} from './helpers/inspector.js';
+import type { Started } from './helpers/inspector.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 /** A runtime that answers initialize, then dies (exit 3) on a prompt saying "crash". */
@@ -35,132 +42,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
-interface Started {
-  readonly child: ChildProcess;
-  readonly url: URL;
-  readonly trace: string;
-  readonly exited: Promise<{ code: number | null; stderr: string }>;
-  /** Resolves with the inspector's stderr (the terminal) once it holds `text`. */
-  readonly printed: (text: string) => Promise<string>;
-}
-
-async function startInspector(
-  runtime: string,
-  route = ['--provider', 'echo', '--model', 'echo-1'],
-  runtimeArgs: readonly string[] = [],
-): Promise<Started> {
-  const trace = join(tempDir(), 'inspect.trace.ndjson');
-  const child = spawn(
-    DSH_SDK,
-    ['inspect', ...route, '--out', trace, '--', runtime, ...runtimeArgs],
-    // Slow chunks, so the test sees the reply arrive piece by piece.
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '100' },
-    },
-  );
-  let stderr = '';
-  const waiting = new Set<() => void>();
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    for (const check of waiting) check();
-  });
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stderr })),
-  );
-  const printed = (text: string): Promise<string> =>
-    new Promise((resolve) => {
-      const check = (): void => {
-        if (!stderr.includes(text)) return;
-        waiting.delete(check);
-        resolve(stderr);
-      };
-      waiting.add(check);
-      check();
-    });
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('close', () => reject(new Error(`inspect exited early: ${stderr}`)));
-  });
-  return { child, url: new URL(firstLine), trace, exited, printed };
-}
-
-/** Stops an inspector (Ctrl-C's signal) and waits for it and its runtime to be gone. */
-async function stopInspector(started: Started | undefined): Promise<void> {
-  if (!started) return;
-  started.child.kill('SIGTERM');
-  await started.exited;
-}
-
-function get(url: URL, host?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: host ? { host } : {} }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Waits until the prompt log shows exactly `line`. */
-async function logged(page: Page, line: string): Promise<void> {
-  await page.locator('#prompt-log li', { hasText: line }).first().waitFor();
-  expect(await page.locator('#prompt-log li', { hasText: line }).first().textContent()).toBe(line);
-}
-
-/** Waits until the list has scrolled to show its last frame: it follows the frames as they come. */
-async function lastFrameInView(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const list = document.getElementById('list')!;
-    const last = String(Number(document.querySelector('#stats')!.getAttribute('data-frames')) - 1);
-    const view = list.getBoundingClientRect();
-    return (
-      list.scrollTop > 0 &&
-      [...list.querySelectorAll('.vl-row:not([hidden])')].some((row) => {
-        const box = row.getBoundingClientRect();
-        return (
-          row.querySelector('.c-seq')?.textContent === last &&
-          box.top >= view.top - 1 &&
-          box.bottom <= view.bottom + 1
-        );
-      })
-    );
-  });
-}
-
-/** Records every distinct text the session's streamed-text element shows, from now on. */
-async function watchStreamedText(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { seenTexts: string[] }).seenTexts = seen;
-    const detail = document.getElementById('detail')!;
-    new MutationObserver(() => {
-      const texts = [...detail.querySelectorAll('[data-testid="streamed-text"]')].map(
-        (n) => n.textContent ?? '',
-      );
-      const last = texts.at(-1);
-      if (last !== undefined && seen.at(-1) !== last) seen.push(last);
-    }).observe(detail, { subtree: true, childList: true, characterData: true });
-  });
-}
-
 describe.each([
   ['TypeScript', TS_RUNTIME],
   ['Python', PY_RUNTIME],
 ])('dsh-sdk inspect against the %s reference runtime', (_name, runtime) => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(runtime);
 
   test('serves 127.0.0.1 only to requests carrying its token and naming the loopback host', async () => {
-    const { url } = inspector;
+    const { url } = shared.inspector();
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.searchParams.get('token')).toMatch(/^[\w-]{32}$/);
     expect(await get(url)).toBe(200);
@@ -174,9 +63,7 @@ describe.each([
   });
 
   test('a prompt typed in the page streams its reply into the timeline, then an image follows', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     expect(await page.textContent('#live-status')).toContain('deepseek-harness-sdk-runtime');
     expect(await page.isVisible('#prompt-form')).toBe(true);
     expect(await page.isHidden('#init-form')).toBe(true);
@@ -222,8 +109,9 @@ describe.each([
     const partial = seen.filter((t) => t !== reply);
     expect(partial.length).toBeGreaterThanOrEqual(1);
     for (const t of partial) expect(reply.startsWith(t)).toBe(true);
+    // The log names the action with its answer.
     expect(await page.textContent('#prompt-log li')).toBe(
-      `${sessionId}: {"messageId":"${sessionId}/m1"}`,
+      `${sessionId} · prompt → {"messageId":"${sessionId}/m1"}`,
     );
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · completed")`);
 
@@ -280,10 +168,10 @@ describe.each([
     await page.close();
 
     // Stopping shuts the runtime down; the trace file holds what the page showed, and more.
-    inspector.child.kill('SIGTERM');
-    const { code } = await inspector.exited;
+    shared.inspector().child.kill('SIGTERM');
+    const { code } = await shared.inspector().exited;
     expect(code).toBe(0);
-    const records = readTraceFile(inspector.trace);
+    const records = readTraceFile(shared.inspector().trace);
     const frames = framesOf(records);
     expect(frames.length).toBeGreaterThanOrEqual(shownFrames);
     expect(frames.flatMap((f) => f.findings ?? [])).toEqual([]);
@@ -296,20 +184,10 @@ describe.each([
   ['TypeScript', TS_RUNTIME],
   ['Python', PY_RUNTIME],
 ])('the inspector session actions against the %s runtime', (_name, runtime) => {
-  let browser: TestBrowser;
-  let inspector: Started;
-  beforeAll(async () => {
-    [browser, inspector] = await Promise.all([launchBrowser(), startInspector(runtime)]);
-  });
-  afterAll(async () => {
-    await stopInspector(inspector);
-    await browser?.close();
-  });
+  const shared = sharedInspector(runtime);
 
   test('Interrupt and Close reach the session just prompted; its lane marks both; the trace downloads', async () => {
-    const page = await browser.newPage();
-    await page.goto(inspector.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const page = await shared.open();
     const sessionId = await page.inputValue('#prompt-new-session');
     // 100 ms before each of some 400 pieces: 40 s of streaming, far longer than a loaded machine
     // takes to click Interrupt after the first piece (4 s was not: the turn ended first).
@@ -331,7 +209,7 @@ describe.each([
     ).toEqual(['turn-prompt', 'streamed-text']);
     expect(await page.textContent('#detail [data-testid="turn-prompt"]')).toBe(text);
     await page.click('#session-actions button[data-action="interrupt"]');
-    await logged(page, `${sessionId}: {"found":true,"wasRunning":true}`);
+    await logged(page, `${sessionId} · interrupt → {"found":true,"wasRunning":true}`);
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · aborted")`);
     const streamed = await page.textContent(
       '#detail .turn[data-turn="0"] [data-testid="streamed-text"]',
@@ -344,27 +222,29 @@ describe.each([
     expect(await marks()).toEqual(['prompt', 'interrupt']);
 
     await page.click('#session-actions button[data-action="close"]');
-    await logged(page, `${sessionId}: {"found":true}`);
-    // Closed: marked on its lane, its label and in the picker, which still has it picked.
+    await logged(page, `${sessionId} · close → {"found":true}`);
+    // Closed: marked on its lane and its label; the picker moved on to a new session, and lists
+    // the closed one as over (it cannot be picked), so Interrupt and Close are off.
     await page.waitForSelector(`.tl-label[data-session="${sessionId}"][data-closed="true"]`);
     expect(await marks()).toEqual(['prompt', 'interrupt', 'close']);
-    expect(await page.inputValue('#prompt-session')).toBe(sessionId);
-    expect(
-      await page.textContent(`#prompt-session option[value="${sessionId}"][data-closed="true"]`),
-    ).toBe(`${sessionId} (closed)`);
-    await page.click('#session-actions button[data-action="close"]');
-    await logged(page, `${sessionId}: {"found":false}`);
-    await page.waitForFunction(
-      (n) => document.querySelectorAll(n).length === 4,
-      `${lane} .tl-mark`,
-    );
+    expect(await page.inputValue('#prompt-session')).toBe('');
+    expect(await page.isVisible('#prompt-new-session')).toBe(true);
+    expect(await page.inputValue('#prompt-new-session')).not.toBe(sessionId);
+    const closedOption = `#prompt-session option[value="${sessionId}"][data-closed="true"]`;
+    expect(await page.textContent(closedOption)).toBe(`${sessionId} (closed)`);
+    expect(await page.$eval(closedOption, (o) => (o as HTMLOptionElement).disabled)).toBe(true);
+    expect(await page.isDisabled('#session-actions button[data-action="close"]')).toBe(true);
+    expect(await page.isDisabled('#session-actions button[data-action="interrupt"]')).toBe(true);
 
-    // The trace downloads from the page: what the page shows, as NDJSON.
+    // The trace downloads from the page: what the page shows, as NDJSON, named after the
+    // runtime's command and when it started.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.click('#trace-download'),
     ]);
-    expect(download.suggestedFilename()).toMatch(/\.trace\.ndjson$/);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^${basename(runtime)}-\\d{8}-\\d{6}\\.trace\\.ndjson$`),
+    );
     const records = readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\n')
@@ -377,12 +257,7 @@ describe.each([
       frames
         .filter((f) => f.kind === 'request' && f.method?.startsWith('session/'))
         .map((f) => f.method),
-    ).toEqual([
-      Method.sessionPrompt,
-      Method.sessionInterrupt,
-      Method.sessionClose,
-      Method.sessionClose,
-    ]);
+    ).toEqual([Method.sessionPrompt, Method.sessionInterrupt, Method.sessionClose]);
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
@@ -390,7 +265,7 @@ describe.each([
   test('a version 1 runtime reports no capabilities: no buttons', async () => {
     const old = await startInspector(runtime, undefined, ['--protocol-version', '1']);
     try {
-      const page = await browser.newPage();
+      const page = await shared.browser().newPage();
       await page.goto(old.url.href);
       await page.waitForSelector('#live-status[data-state="ready"]');
       expect(await page.locator('#session-actions button').count()).toBe(0);
@@ -447,25 +322,14 @@ describe('dsh-sdk inspect without a route', () => {
 });
 
 describe('a runtime that fails', () => {
-  let browser: TestBrowser;
-  let inspector: Started | undefined;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterEach(async () => {
-    await stopInspector(inspector);
-    inspector = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const inspectors = inspectorPerTest();
 
   test('a command that does not exist: the page and the terminal say ENOENT, nothing can be sent', async () => {
     const missing = join(tempDir(), 'no-such-runtime');
-    inspector = await startInspector(missing);
+    const inspector = await inspectors.start(missing);
     // The terminal says so at once, not only the page.
     await inspector.printed(`dsh-sdk inspect: cannot start ${missing}: spawn ${missing} ENOENT\n`);
-    const page = await browser.newPage();
+    const page = await inspectors.browser().newPage();
     await page.goto(inspector.url.href);
     await page.waitForSelector('#runtime-banner:not([hidden])');
     expect(await page.textContent('#runtime-banner-title')).toBe(
@@ -481,17 +345,36 @@ describe('a runtime that fails', () => {
     expect(await page.isDisabled('#init-send')).toBe(true);
     expect(await page.textContent('#live-error')).toBe('');
     expect(await page.isVisible('#runtime-restart')).toBe(true);
+    // It has no exit status to show, and says what happened instead.
+    expect(await page.textContent('#stats')).toContain('not started');
+    expect(await page.textContent('#stats')).not.toContain('exit ?');
+    expect(
+      await page.getAttribute('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]', 'title'),
+    ).toMatch(
+      new RegExp(`^runtime exit · the runtime could not be started: spawn ${missing} ENOENT · `),
+    );
+
+    // A restart tries again: the terminal says it cannot start it, and claims no restart of a
+    // process that never was; the page lists the first try.
+    await page.click('#runtime-restart');
+    await page.waitForSelector('#earlier-runs li[data-run="1"]');
+    const terminal = await inspector.printed(
+      `dsh-sdk inspect: cannot start ${missing}: spawn ${missing} ENOENT\n`,
+      2,
+    );
+    expect(terminal).not.toMatch(/restarted|pid none/);
+    expect(await page.textContent('#earlier-runs li[data-run="1"]')).toContain(
+      `run 1 could not be started: spawn ${missing} ENOENT`,
+    );
+    expect(await page.textContent('#live-status')).toContain('not started');
     expect(errorsOf(page)).toEqual([]);
     await page.close();
   });
 
   /** The inspector on the dies-mid-turn fixture, and a page on it once the runtime is ready. */
   async function openOnDiesMidTurn(): Promise<{ page: Page; command: string; started: Started }> {
-    const started = await startInspector(process.execPath, undefined, [DIES_MID_TURN]);
-    inspector = started; // stopped after the test
-    const page = await browser.newPage();
-    await page.goto(started.url.href);
-    await page.waitForSelector('#live-status[data-state="ready"]');
+    const started = await inspectors.start(process.execPath, undefined, [DIES_MID_TURN]);
+    const page = await openReady(inspectors.browser(), started);
     return { page, command: `${process.execPath} ${DIES_MID_TURN}`, started };
   }
 
@@ -551,12 +434,12 @@ describe('a runtime that fails', () => {
     await page.waitForSelector('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]');
     expect(
       await page.getAttribute('.tl-lane[data-session=""] .tl-mark[data-mark="exit"]', 'title'),
-    ).toMatch(/^runtime exit · the runtime exited \(3\) · /);
+    ).toMatch(/^runtime exit · the runtime exited with code 3 · /);
     expect(
       await page.$$eval(`.tl-lane[data-session="${sessionId}"] .tl-turn`, (n) =>
         n.map((x) => x.className),
       ),
-    ).toEqual(['tl-span tl-turn tl-open']);
+    ).toEqual(['tl-span tl-turn tl-unfinished']);
     expect(await page.textContent('#stats')).toContain('exit 3');
     await page.waitForSelector(
       `#detail .turn[data-turn="0"] h3:text("Turn 0 · unfinished (the runtime exited)")`,
@@ -583,7 +466,7 @@ describe('a runtime that fails', () => {
     );
     await page.fill('#prompt-text', 'hello again');
     await page.click('#prompt-send');
-    await logged(page, `${sessionId}: {"messageId":"${sessionId}/m1"}`);
+    await logged(page, `${sessionId} · prompt → {"messageId":"${sessionId}/m1"}`);
     await page.waitForSelector(`#detail .turn[data-turn="0"] h3:text("Turn 0 · completed")`);
     expect(await page.textContent('#detail [data-testid="streamed-text"]')).toBe(
       'Echo: hello again',
@@ -591,13 +474,39 @@ describe('a runtime that fails', () => {
     const secondPid = (await page.getAttribute('#live-status', 'data-pid'))!;
     const secondTrace = started.trace.replace(/\.ndjson$/, '-2.ndjson');
     await started.printed(
-      `dsh-sdk inspect: restarted the runtime (pid ${secondPid}), recording to ${secondTrace}\n`,
+      `dsh-sdk inspect: restarted the runtime (run 2, pid ${secondPid}), recording to ${secondTrace}\n`,
     );
+    // The earlier run is kept: named with its trace's file, to view or download.
+    expect(await page.getAttribute('#trace-file', 'data-path')).toBe(secondTrace);
+    expect(await page.textContent('#trace-file')).toBe(`run 2 · trace: ${secondTrace}`);
+    const earlier = '#earlier-runs li[data-run="1"]';
+    expect(await page.textContent(earlier)).toBe(
+      `run 1 (pid ${firstPid}) exited with code 3 · trace: ${started.trace} · view · download`,
+    );
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`${earlier} a[data-download]`),
+    ]);
+    expect(saved.suggestedFilename()).toMatch(/^dies-mid-turn-\d{8}-\d{6}\.trace\.ndjson$/);
+    expect(readFileSync(await saved.path(), 'utf8')).toBe(readFileSync(started.trace, 'utf8'));
+    const [view] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.click(`${earlier} a[data-view]`),
+    ]);
+    await view.waitForSelector('body[data-ready="true"]');
+    // The first run as it ended: its frames, the turn cut short, the exit.
+    const firstFrames = framesOf(readTraceFile(started.trace)).length;
+    expect(await view.getAttribute('#stats', 'data-frames')).toBe(String(firstFrames));
+    expect(await view.textContent('#stats')).toContain('exit 3');
+    expect(await view.getAttribute(`.tl-lane[data-session="${sessionId}"] .tl-turn`, 'class')).toBe(
+      'tl-span tl-turn tl-unfinished',
+    );
+    await view.close();
     expect(errorsOf(page)).toEqual([]);
     await page.close();
 
     // Each process has its trace: the first ends with exit 3, the second is recorded beside it.
-    await stopInspector(inspector);
+    await stopInspector(started);
     expect(readTraceFile(started.trace).at(-1)).toMatchObject({ type: 'exit', exitCode: 3 });
     const second = readTraceFile(secondTrace);
     expect(second[0]).toMatchObject({ type: 'header' });

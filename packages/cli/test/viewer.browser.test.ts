@@ -16,6 +16,8 @@ import {
   recordDelegateTrace,
   recordInterruptedTrace,
   recordInvalidTrace,
+  recordOverlappingTrace,
+  recordReopenedTrace,
   recordPythonClientTrace,
   viewTrace,
 } from './helpers/traces.js';
@@ -295,7 +297,7 @@ describe.each([
     );
     const exit = '.tl-lane[data-session=""] .tl-mark[data-mark="exit"]';
     expect(await page.getAttribute(exit, 'title')).toMatch(
-      /^runtime exit · the runtime exited \(0\) · /,
+      /^runtime exit · the runtime exited with code 0 · /,
     );
     // A mark is the frame it stands for: clicking it shows that request.
     const close = frames.find((f) => f.kind === 'request' && f.method === Method.sessionClose)!;
@@ -311,6 +313,7 @@ describe.each([
       'turn aborted / other end',
       'turn failed',
       'turn running',
+      'turn unfinished (the runtime exited)',
       'step',
       'tool call',
       'subagent',
@@ -347,22 +350,41 @@ describe.each([
         })),
       }));
     const duration = Math.max(...readTraceFile(trace).map((r) => ('t' in r ? r.t : 0)));
-    const checkRound = ({ step, ticks }: Awaited<ReturnType<typeof axis>>): void => {
+    /** The time the track shows, from its scroll position. */
+    const inView = (): Promise<{ start: number; end: number }> =>
+      page.$eval(
+        '.tl-tracks',
+        (tracks, duration) => {
+          const width = tracks.scrollWidth;
+          return {
+            start: (tracks.scrollLeft / width) * duration,
+            end: ((tracks.scrollLeft + tracks.clientWidth) / width) * duration,
+          };
+        },
+        duration,
+      );
+    // Ticks are every round step, from the view's start (or before) to its end (or after).
+    const checkRound = async ({ step, ticks }: Awaited<ReturnType<typeof axis>>): Promise<void> => {
       const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
       expect(
         [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6),
         `step ${step}`,
       ).toBe(true);
-      expect(ticks.length).toBe(Math.floor(duration / step + 1e-9) + 1);
+      const view = await inView();
+      expect(ticks[0]!.ms).toBeLessThanOrEqual(Math.max(view.start, 0) + 1e-6);
+      expect(ticks.at(-1)!.ms).toBeGreaterThanOrEqual(Math.min(view.end, duration) - step);
+      const first = Math.round(ticks[0]!.ms / step);
       ticks.forEach(({ ms, label }, i) => {
-        expect(ms).toBeCloseTo(i * step, 6);
+        expect(ms).toBeCloseTo((first + i) * step, 6);
         const [value, unit] = label.split(' ');
         expect(['ms', 's']).toContain(unit);
         expect(Number(value) * (unit === 's' ? 1000 : 1)).toBeCloseTo(ms, 6);
       });
     };
     const whole = await axis();
-    checkRound(whole);
+    await checkRound(whole);
+    // The whole trace: every tick from 0 to its end.
+    expect(whole.ticks.length).toBe(Math.floor(duration / whole.step + 1e-9) + 1);
     // About 8 ticks across the view.
     expect(whole.ticks.length).toBeGreaterThanOrEqual(4);
     expect(whole.ticks.length).toBeLessThanOrEqual(10);
@@ -376,7 +398,7 @@ describe.each([
     await page.click('.tl-zoom button[data-zoom="1"]');
     await page.click('.tl-zoom button[data-zoom="1"]');
     const zoomed = await axis();
-    checkRound(zoomed);
+    await checkRound(zoomed);
     expect(zoomed.step).toBeLessThan(whole.step);
     expect((await widths()).inner).toBeGreaterThan((await widths()).tracks * 3.5);
 
@@ -475,6 +497,88 @@ describe('spans that end with the trace', () => {
     expect(shutdown.right - shutdown.left).toBeCloseTo(3, 0);
     expect(shutdown.right).toBeLessThanOrEqual(shutdown.trackRight + 0.5);
     expect(Math.abs(shutdown.left - (shutdown.trackLeft + 0.999 * trackWidth))).toBeLessThan(3);
+  });
+});
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('a session closed and prompted again, recorded from the %s runtime', (_name, runtime) => {
+  test('shows each life of the id as a session of its own', async () => {
+    const page = await open(await viewTrace(await recordReopenedTrace(runtime)));
+    const lanes = await page.$$eval('.tl-labels [data-lane]', (nodes) =>
+      nodes.map((n) => [
+        (n as HTMLElement).dataset['lane'],
+        n.querySelector('.tl-label-name')?.textContent,
+        n.querySelector('.tl-label-meta')?.textContent,
+      ]),
+    );
+    // The child of each life is a life of its own too, nested under its parent's.
+    expect(lanes).toEqual([
+      ['', 'connection', ''],
+      ['s1', 's1', 'closed · 2'],
+      ['s1/child1', 's1/child1', 'closed · 1'],
+      ['s1#2', 's1 · life 2', '1 turn'],
+      ['s1/child1#2', 's1/child1 · life 2', '1 turn'],
+    ]);
+    expect(await page.textContent('#stats')).toContain('4 sessions');
+    const replies = (): Promise<string[]> =>
+      page.$$eval('#detail [data-testid="streamed-text"]', (n) =>
+        n.map((x) => x.textContent ?? ''),
+      );
+    await page.click('.tl-label[data-lane="s1"]');
+    expect(await page.textContent('#detail [data-fact="children"] dd')).toBe('s1/child1');
+    const first = await replies();
+    expect(first).toHaveLength(2);
+    expect(first[1]).toBe('Echo: second');
+    await page.click('.tl-label[data-lane="s1#2"]');
+    expect(await replies()).toHaveLength(1);
+    expect(await page.textContent('#detail [data-fact="children"] dd')).toBe('s1/child1 · life 2');
+    await page.click('.tl-label[data-lane="s1/child1#2"]');
+    expect(await page.textContent('#detail [data-fact="parent"] dd')).toBe('s1 · life 2');
+    expect(await replies()).toEqual(['Echo: third']);
+    // The second life's prompt answer and events are its own, in the list too.
+    await page.selectOption('#filter-session', 's1#2');
+    expect(await visibleCells(page, 'method')).toContain('result #5 session/prompt');
+    expect(await visibleCells(page, 'method')).not.toContain('result #2 session/prompt');
+  });
+});
+
+describe('overlapping requests', () => {
+  test('stack in sub-rows of the connection lane, each in view', async () => {
+    const trace = await recordOverlappingTrace(TS_RUNTIME);
+    const frames = framesOf(readTraceFile(trace));
+    const requests = frames.filter((f) => f.kind === 'request');
+    // Recorded as overlapping: the six were all sent before the first was answered.
+    const firstAnswer = Math.min(...frames.filter((f) => f.kind !== 'request').map((f) => f.t));
+    expect(requests.filter((f) => f.t < firstAnswer)).toHaveLength(6);
+    const page = await open(await viewTrace(trace));
+    const lane = (await page.$eval('.tl-lane[data-session=""]', (n) =>
+      n.getBoundingClientRect().toJSON(),
+    )) as DOMRect;
+    const label = (await page.$eval('.tl-label[data-lane=""]', (n) =>
+      n.getBoundingClientRect().toJSON(),
+    )) as DOMRect;
+    const spans = await page.$$eval('.tl-lane[data-session=""] .tl-request', (nodes) =>
+      nodes.map((n) => n.getBoundingClientRect().toJSON() as DOMRect),
+    );
+    expect(spans).toHaveLength(7);
+    const overlapping = spans.slice(0, 6);
+    // Each drawn inside its lane, none over another: six rows, the lane (and its label) as tall.
+    for (const box of spans) {
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.top).toBeGreaterThanOrEqual(lane.top);
+      expect(box.bottom).toBeLessThanOrEqual(lane.bottom);
+    }
+    overlapping.forEach((a, i) =>
+      overlapping.slice(i + 1).forEach((b) => {
+        expect(a.bottom <= b.top || b.bottom <= a.top, `${i}`).toBe(true);
+      }),
+    );
+    expect(new Set(overlapping.map((b) => b.top)).size).toBe(6);
+    expect(label.height).toBe(lane.height);
+    // The shutdown, once the six are answered, takes the first row again.
+    expect(spans[6]!.top).toBe(overlapping[0]!.top);
   });
 });
 

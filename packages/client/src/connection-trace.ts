@@ -1,5 +1,6 @@
 // A client's own connection, recorded in the trace format (docs/trace-format.md): the runtime's
 // stdio is tapped, never changed, and a failing trace file never touches the connection.
+/// <reference types="node" preserve="true" />
 import type { Readable, Writable } from 'node:stream';
 import { TraceFileWriter, TraceRecorder } from '@dsh-sdk/protocol';
 import type { TraceDirection, TraceFinding, TraceFindingContext } from '@dsh-sdk/protocol';

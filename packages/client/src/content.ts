@@ -16,9 +16,50 @@ export function textBlock(text: string): TextBlock {
   return { type: 'text', text };
 }
 
-/** The content blocks of a prompt; a string becomes one text block. */
+/** What a prompt may be, for the errors of a prompt that is none. */
+const PROMPT_IS =
+  "a prompt is a string, or an array of content blocks such as textBlock('…') and " +
+  "await imageFromFile('cat.png')";
+
+/**
+ * The content blocks of a prompt; a string becomes one text block. Anything else than a string
+ * or an array of objects (a number, a lone block) throws a `TypeError` that says what a prompt
+ * is; the blocks themselves are checked against the schema when sent.
+ */
 export function toContentBlocks(prompt: PromptInput): SdkPromptContentBlock[] {
-  return typeof prompt === 'string' ? [textBlock(prompt)] : [...prompt];
+  if (typeof prompt === 'string') return [textBlock(prompt)];
+  if (!Array.isArray(prompt)) {
+    const hint = isObject(prompt) ? ' (a single block goes in an array: [block])' : '';
+    throw new TypeError(`${PROMPT_IS}; got ${describeValue(prompt)}${hint}`);
+  }
+  const blocks: readonly unknown[] = prompt;
+  blocks.forEach((block, index) => {
+    if (!isObject(block))
+      throw new TypeError(`${PROMPT_IS}; prompt[${index}] is ${describeValue(block)}`);
+  });
+  return [...prompt];
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `a number: 42`, `an object: {"type":"text"}`, `null`: a value as an error names it. */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  const kind = Array.isArray(value) ? 'array' : typeof value;
+  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+  const text = typeof value === 'object' ? jsonOrTag(value) : String(value);
+  const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return `${article} ${kind}: ${shown}`;
+}
+
+function jsonOrTag(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return Object.prototype.toString.call(value); // a cycle, a bigint: `[object Object]`
+  }
 }
 
 /** An inline image block of `bytes` (sent as canonical base64; the runtime stores it durably). */

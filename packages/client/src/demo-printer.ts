@@ -1,4 +1,5 @@
 // Output helpers of the demo: labelled lines, streamed text, and small aligned tables.
+/// <reference types="node" preserve="true" />
 import type { Writable } from 'node:stream';
 
 const LABEL_WIDTH = 11;

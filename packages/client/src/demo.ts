@@ -116,7 +116,7 @@ function printSummary(runs: readonly RunRecord[]): void {
       run.result.notifications.flatMap((n) =>
         n.method === Method.sessionEvent ? [n.params.event] : [],
       ),
-      (event) => event.type,
+      (event) => String(event.type), // an unknown type is an UnknownValue, a string at runtime
     ),
   );
   out.table(perRunTable('events per type (root + children)', events));

@@ -1,4 +1,5 @@
 // The client's own errors. Wire errors stay `JsonRpcResponseError` (from @dsh-sdk/protocol).
+/// <reference types="node" preserve="true" />
 import { ERROR_MESSAGES, ErrorCode, JsonRpcResponseError } from '@dsh-sdk/protocol';
 import type { Violation } from '@dsh-sdk/protocol';
 
@@ -38,14 +39,24 @@ export class RuntimeExitedError extends Error implements RuntimeExit {
 
 /**
  * The client itself ended the call or run: `shutdown()` was called while it was pending, or the
- * call came after the client was shut down. The runtime did not fail; see {@link RuntimeExitedError}
- * for a runtime that ended by itself.
+ * call came after `shutdown()` ({@link ClientClosedError.afterShutdown}: nothing was sent). The
+ * runtime did not fail; see {@link RuntimeExitedError} for a runtime that ended by itself.
  */
 export class ClientClosedError extends Error {
   override readonly name = 'ClientClosedError';
 
-  constructor(what: string, options?: { cause?: unknown }) {
-    super(`the client is closing: its own shutdown() ended ${what}`, options);
+  /** `what` (`this call`, `what was pending`) was pending when `shutdown()` ended it. */
+  static pending(what: string, cause: unknown): ClientClosedError {
+    return new ClientClosedError(`the client is closing: its own shutdown() ended ${what}`, {
+      cause,
+    });
+  }
+
+  /** A call (`run()`) made once `shutdown()` was called: the client sent nothing. */
+  static afterShutdown(call: string): ClientClosedError {
+    return new ClientClosedError(
+      `the client is closed: ${call} came after its shutdown(), so nothing was sent`,
+    );
   }
 }
 

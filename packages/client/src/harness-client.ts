@@ -176,9 +176,7 @@ export class HarnessClient {
     });
     void this.#lost.then((lost) => {
       // The client's own shutdown ended the runtime: say so, and keep what happened as the cause.
-      const error = this.#shutdown
-        ? new ClientClosedError('what was pending', { cause: lost })
-        : lost;
+      const error = this.#shutdown ? ClientClosedError.pending('what was pending', lost) : lost;
       this.#lostError = error;
       for (const run of this.#runs) run.fail(error);
       // Rejects what still waits (a runtime whose stdout outlives it would leave it waiting).
@@ -254,7 +252,12 @@ export class HarnessClient {
    * report `sessionInterrupt`.
    */
   interrupt(sessionId: string, options: RequestOptions = {}): Promise<SessionInterruptResult> {
-    return this.#call(this.#sendInterrupt(sessionId, options));
+    return this.#call(
+      (async () => {
+        this.#requireOpen('interrupt()');
+        return this.#sendInterrupt(sessionId, options);
+      })(),
+    );
   }
 
   /**
@@ -266,6 +269,7 @@ export class HarnessClient {
     const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
     return this.#call(
       (async () => {
+        this.#requireOpen('closeSession()');
         this.#requireCapability('sessionClose', Method.sessionClose);
         requireValidParams(Method.sessionClose, { sessionId });
         return this.#peer.sessionClose({ sessionId }, bounded);
@@ -276,6 +280,11 @@ export class HarnessClient {
   #handshakeResult(): InitializeResult {
     if (!this.#handshake) throw new Error('the handshake has not completed');
     return this.#handshake;
+  }
+
+  /** Refuses a call made once `shutdown()` was called, saying so. */
+  #requireOpen(call: string): void {
+    if (this.#shutdown) throw ClientClosedError.afterShutdown(call);
   }
 
   #requireCapability(capability: CapabilityName, method: string): void {
@@ -342,6 +351,7 @@ export class HarnessClient {
     const bounded = { timeoutMs: this.#requestTimeoutMs, ...options };
     return this.#call(
       (async () => {
+        this.#requireOpen('prompt()');
         requireValidParams(Method.sessionPrompt, params);
         return this.#peer.sessionPrompt(params, bounded);
       })(),
@@ -352,7 +362,11 @@ export class HarnessClient {
    * Prompts a session and follows the run from the prompt's receipt to the root session's next
    * `idle`, over the root and the children `subagent.started` reveals (recursively).
    */
-  async run(prompt: PromptInput, options: RunOptions = {}): Promise<RunResult> {
+  run(prompt: PromptInput, options: RunOptions = {}): Promise<RunResult> {
+    return this.#run(prompt, options, 'run()');
+  }
+
+  async #run(prompt: PromptInput, options: RunOptions, call: string): Promise<RunResult> {
     const sessionId = options.sessionId ?? newSessionId();
     const tracker = new RunTracker(sessionId, options.onNotification);
     const unsubscribe = this.#hub.subscribe((notification) => tracker.accept(notification));
@@ -364,6 +378,7 @@ export class HarnessClient {
     const disarm = armRunLimits(tracker, options, cancel, timeOut);
     this.#runs.add(tracker);
     try {
+      this.#requireOpen(call);
       if (this.#lostError) throw this.#lostError;
       const params = { sessionId, contentBlocks: toContentBlocks(prompt) };
       // With an interrupt to send, an aborted signal must not drop the prompt's answer.
@@ -392,7 +407,7 @@ export class HarnessClient {
     // Once its own turn ended, the session's next turn is another prompt's: leave it be.
     if (tracker.isSettled || tracker.hasTurnEnded) return;
     try {
-      await this.interrupt(tracker.sessionId);
+      await this.#call(this.#sendInterrupt(tracker.sessionId, {}));
     } catch (error) {
       tracker.fail(error);
     }
@@ -410,7 +425,7 @@ export class HarnessClient {
     if (this.#canInterrupt && isTurnRunning && !tracker.isSettled) {
       tracker.expire();
       try {
-        wasInterrupted = (await this.interrupt(sessionId)).wasRunning;
+        wasInterrupted = (await this.#call(this.#sendInterrupt(sessionId, {}))).wasRunning;
       } catch {
         // The timeout is what the caller asked to hear about; the runtime's state decides the rest.
       }
@@ -430,15 +445,12 @@ export class HarnessClient {
   streamText(prompt: PromptInput, options: RunOptions = {}): TextStream {
     const sessionId = options.sessionId ?? newSessionId();
     const queue = new AsyncQueue<string>();
-    const result = this.run(prompt, {
-      ...options,
-      sessionId,
-      onNotification: (notification) => {
-        const delta = textDeltaOf(notification, sessionId);
-        if (delta !== undefined && delta !== '') queue.push(delta);
-        options.onNotification?.(notification);
-      },
-    });
+    const onNotification = (notification: HarnessNotification): void => {
+      const delta = textDeltaOf(notification, sessionId);
+      if (delta !== undefined && delta !== '') queue.push(delta);
+      options.onNotification?.(notification);
+    };
+    const result = this.#run(prompt, { ...options, sessionId, onNotification }, 'streamText()');
     result.then(
       () => queue.end(),
       (error: unknown) => queue.fail(error),
@@ -449,13 +461,11 @@ export class HarnessClient {
   /** Starts a run and returns it as an async iterable of its notifications plus its result. */
   stream(prompt: PromptInput, options: RunOptions = {}): RunStream {
     const queue = new AsyncQueue<HarnessNotification>();
-    const result = this.run(prompt, {
-      ...options,
-      onNotification: (notification) => {
-        queue.push(notification);
-        options.onNotification?.(notification);
-      },
-    });
+    const onNotification = (notification: HarnessNotification): void => {
+      queue.push(notification);
+      options.onNotification?.(notification);
+    };
+    const result = this.#run(prompt, { ...options, onNotification }, 'stream()');
     result.then(
       () => queue.end(),
       (error: unknown) => queue.fail(error),
@@ -496,9 +506,10 @@ export class HarnessClient {
     try {
       return await request;
     } catch (error) {
+      if (error instanceof ClientClosedError) throw error; // a call after shutdown(), refused
       if (this.#lostError) throw this.#lostError;
       if (error instanceof TransportClosedError) {
-        if (this.#shutdown) throw new ClientClosedError('this call', { cause: error });
+        if (this.#shutdown) throw ClientClosedError.pending('this call', error);
         if (error.reason !== 'closed') throw await this.#lost;
       }
       throw error;

@@ -121,6 +121,7 @@ export type {
   TurnStartEvent,
   UnknownContentBlock,
   UnknownSessionEvent,
+  UnknownValue,
   UserMessageEvent,
   Violation,
 } from '@dsh-sdk/protocol';

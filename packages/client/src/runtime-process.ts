@@ -1,4 +1,5 @@
 // The runtime child process: spawning it, its exit, a bounded tail of its stderr, signals.
+/// <reference types="node" preserve="true" />
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /** Default size of the kept stderr tail. */
 export const DEFAULT_STDERR_TAIL_BYTES = 8 * 1024;
 

@@ -101,3 +101,36 @@ describe('params checked before sending', () => {
     expect((error as InvalidParamsError).data.map((v) => v.pointer)).toContain('/maxTokens');
   });
 });
+
+describe('a prompt that is not a string or an array of blocks', () => {
+  // Plain JavaScript, or `as never` in TypeScript: the types allow none of these.
+  const cases: readonly (readonly [unknown, string])[] = [
+    [42, 'got a number: 42'],
+    [null, 'got null'],
+    [{ type: 'text', text: 'hi' }, 'got an object: {"type":"text","text":"hi"} (a single block'],
+    [['hi'], 'prompt[0] is a string: hi'],
+  ];
+
+  test.each(cases)(
+    'run(%j) rejects with a TypeError that says what a prompt is',
+    async (prompt, got) => {
+      const trace = traceFile();
+      const client = await startClient({ trace });
+      for (const start of [
+        () => client.run(prompt as never),
+        () => client.stream(prompt as never).result,
+        () => client.streamText(prompt as never).result,
+      ]) {
+        const error: unknown = await start().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TypeError);
+        const { message } = error as TypeError;
+        expect(message).toMatch(
+          /^a prompt is a string, or an array of content blocks such as textBlock/,
+        );
+        expect(message).toContain(got);
+      }
+      await client.shutdown();
+      expect(sentMethods(trace)).toEqual(['initialize', 'shutdown']);
+    },
+  );
+});

@@ -28,6 +28,7 @@ import type {
   TurnAbortReason,
   TurnEndKind,
   TurnEndReason,
+  UnknownValue,
   Violation,
 } from '@dsh-sdk/client';
 import { describe, expect, expectTypeOf, test } from 'vitest';
@@ -52,6 +53,7 @@ describe('@dsh-sdk/client re-exports the protocol it speaks', () => {
     expectTypeOf<InitializeResult>().toEqualTypeOf<protocol.InitializeResult>();
     expectTypeOf<Violation>().toEqualTypeOf<protocol.Violation>();
     expectTypeOf<TurnEndKind>().toEqualTypeOf<protocol.TurnEndKind>();
+    expectTypeOf<UnknownValue>().toEqualTypeOf<protocol.UnknownValue>();
     expectTypeOf<ReturnType<HarnessClient['streamText']>>().toEqualTypeOf<TextStream>();
     // What a notification listener and a trace's finding callback receive.
     expectTypeOf<

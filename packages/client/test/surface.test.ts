@@ -109,6 +109,27 @@ describe('a call ended by the client itself', () => {
     await expect(client.run('after shutdown')).rejects.toBeInstanceOf(ClientClosedError);
   });
 
+  test('a call after shutdown() says that the client is closed and sent nothing', async () => {
+    const client = await startClient();
+    await client.shutdown();
+    const prompt = { sessionId: 's', contentBlocks: [{ type: 'text' as const, text: 'x' }] };
+    const calls: readonly (readonly [string, () => Promise<unknown>])[] = [
+      ['run()', () => client.run('after shutdown')],
+      ['stream()', () => client.stream('after shutdown').result],
+      ['streamText()', () => client.streamText('after shutdown').result],
+      ['prompt()', () => client.prompt(prompt)],
+      ['interrupt()', () => client.interrupt('s')],
+      ['closeSession()', () => client.closeSession('s')],
+    ];
+    for (const [call, start] of calls) {
+      const error: unknown = await start().catch((reason: unknown) => reason);
+      expect(error).toBeInstanceOf(ClientClosedError);
+      expect((error as Error).message).toBe(
+        `the client is closed: ${call} came after its shutdown(), so nothing was sent`,
+      );
+    }
+  });
+
   test('a pending request ended by shutdown fails the same way', async () => {
     const client = await startClient({ command: fakeRuntime('no-prompt-answer') });
     const prompt = client

@@ -73,3 +73,28 @@ export function lineRejectionMessage(reason: LineRejectionReason, maxFrameBytes:
       return WireMessage.TruncatedFrame;
   }
 }
+
+/** Counts diagnostics by reason and hands each to an observer whose failures cannot stop reading. */
+export class DiagnosticTally {
+  readonly #counts: Partial<Record<DiagnosticReason, number>> = {};
+  readonly #observer: DiagnosticObserver | undefined;
+
+  constructor(observer: DiagnosticObserver | undefined) {
+    this.#observer = observer;
+  }
+
+  /** How many of each reason were reported so far (a copy). */
+  get counts(): DiagnosticCounts {
+    return { ...this.#counts };
+  }
+
+  report(diagnostic: TransportDiagnostic): void {
+    this.#counts[diagnostic.reason] = (this.#counts[diagnostic.reason] ?? 0) + 1;
+    if (!this.#observer) return;
+    try {
+      this.#observer(diagnostic);
+    } catch {
+      // An observer bug must not stop the stream, and the transport has nowhere to log it.
+    }
+  }
+}

@@ -2,12 +2,20 @@ import type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
 import { ErrorCode, formatMessage, WireMessage } from './gen/constants.gen.js';
 import type { Violation } from './gen/types.gen.js';
 
+/** What the options form of the {@link JsonRpcResponseError} constructor takes. */
+export interface JsonRpcResponseErrorOptions {
+  /** The wire `data`; leave it out for an error without `data`. */
+  readonly data?: unknown;
+  readonly cause?: unknown;
+}
+
 /**
  * An error response from the peer, or an error a handler throws to choose the
  * response it sends (for example `-32602` with the list of violations).
  * Keeps the wire `code`, `wireMessage` and, only when the peer sent one, `data`.
  * `message` is for people: for a `-32602` it adds the first violations
  * (`Invalid params: /model: model "gpt-9" is not served by echo`); see {@link describeResponseError}.
+ * For every other error it is the wire text, as in `@deepseek-ai/dsh-sdk-protocol`.
  */
 export class JsonRpcResponseError extends Error {
   override readonly name: string = 'JsonRpcResponseError';
@@ -21,15 +29,20 @@ export class JsonRpcResponseError extends Error {
    */
   declare readonly data?: unknown;
 
-  /** Pass `data` in `options` to send or keep it; leave it out for an error without `data`. */
-  constructor(code: number, message: string, options: { data?: unknown; cause?: unknown } = {}) {
-    super(
-      describeResponseError(code, message, options.data),
-      'cause' in options ? { cause: options.cause } : undefined,
-    );
+  /**
+   * `data` and `cause` in an options object: `new JsonRpcResponseError(code, message, { data })`.
+   * A third argument that is not such an object (one whose keys are all `data` or `cause`) is
+   * `data` itself, the original package's form; with a fourth argument the third is always `data`.
+   */
+  constructor(code: number, message: string, options?: JsonRpcResponseErrorOptions);
+  /** The original package's form: `data` positional; `undefined` means no `data`. */
+  constructor(code: number, message: string, data: unknown, options?: { cause?: unknown });
+  constructor(code: number, message: string, ...rest: unknown[]) {
+    const { data, cause } = responseErrorOptions(rest);
+    super(describeResponseError(code, message, data.value), cause);
     this.code = code;
     this.wireMessage = message;
-    if ('data' in options) this.data = options.data;
+    if (data.present) this.data = data.value;
   }
 
   /** Builds the error from a response's `error` member. */
@@ -46,6 +59,33 @@ export class JsonRpcResponseError extends Error {
     const { code, wireMessage: message } = this;
     return 'data' in this ? { code, message, data: this.data } : { code, message };
   }
+}
+
+/** `data` (and whether there is one) and the `cause` option, from the constructor's arguments after `message`. */
+function responseErrorOptions(rest: unknown[]): {
+  data: { present: boolean; value?: unknown };
+  cause: { cause: unknown } | undefined;
+} {
+  const [third, fourth] = rest;
+  if (rest.length < 2 && isOptionsObject(third)) {
+    return {
+      data: 'data' in third ? { present: true, value: third.data } : { present: false },
+      cause: 'cause' in third ? { cause: third.cause } : undefined,
+    };
+  }
+  const options = (fourth ?? {}) as { cause?: unknown };
+  return {
+    data: third === undefined ? { present: false } : { present: true, value: third },
+    cause: 'cause' in options ? { cause: options.cause } : undefined,
+  };
+}
+
+/** A plain object whose keys are all `data` or `cause` (none at all included): the options form. */
+function isOptionsObject(value: unknown): value is JsonRpcResponseErrorOptions {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.keys(value).every((key) => key === 'data' || key === 'cause');
 }
 
 /** How many violations an error's `message` shows before saying how many more there are. */

@@ -39,6 +39,24 @@ export type NotificationHandler = (
   context: NotificationContext,
 ) => void | PromiseLike<void>;
 
+/**
+ * One handler for every request method that has none of its own, the original package's form:
+ * called as `(method, params)`, with params made a plain object (absent, `null`, an array or a
+ * scalar become `{}`). Its answer and failures are treated as a {@link RequestHandler}'s.
+ */
+export type CatchAllRequestHandler = (
+  method: string,
+  params: Record<string, unknown>,
+  context: RequestContext,
+) => unknown;
+
+/** One handler for every notification method that has none of its own; params as above. */
+export type CatchAllNotificationHandler = (
+  method: string,
+  params: Record<string, unknown>,
+  context: NotificationContext,
+) => void | PromiseLike<void>;
+
 /** What the handlers need from their transport. */
 export interface InboundHandlersHost {
   /** Writes one message (a response). */
@@ -49,14 +67,21 @@ export interface InboundHandlersHost {
   readonly signal: AbortSignal;
 }
 
+/** The catch-all handlers installed, as the transport calls them. */
+interface CatchAlls {
+  request?: RequestHandler;
+  notification?: NotificationHandler;
+}
+
 /**
  * The registered handlers of inbound requests and notifications, one per
- * method, and the dispatch of messages to them.
+ * method plus at most one catch-all of each kind, and the dispatch of messages to them.
  */
 export class InboundHandlers {
   readonly #host: InboundHandlersHost;
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  readonly #catchAll: CatchAlls = {};
 
   constructor(host: InboundHandlersHost) {
     this.#host = host;
@@ -72,9 +97,39 @@ export class InboundHandlers {
     return register(this.#notificationHandlers, method, handler);
   }
 
-  /** Runs the request's handler and answers it; a method without a handler is answered `-32601`. */
+  /**
+   * Installs the catch-all request handler, replacing the one before (as the original package
+   * does); returns a function that removes it.
+   */
+  onAnyRequest(handler: CatchAllRequestHandler): () => void {
+    return this.#installCatchAll('request', (params, context) =>
+      handler(context.method, plainParams(params), context),
+    );
+  }
+
+  /** Installs the catch-all notification handler, replacing the one before; returns its remover. */
+  onAnyNotification(handler: CatchAllNotificationHandler): () => void {
+    return this.#installCatchAll('notification', (params, context) =>
+      handler(context.method, plainParams(params), context),
+    );
+  }
+
+  #installCatchAll<K extends 'request' | 'notification'>(
+    kind: K,
+    installed: NonNullable<CatchAlls[K]>,
+  ): () => void {
+    this.#catchAll[kind] = installed;
+    return () => {
+      if (this.#catchAll[kind] === installed) delete this.#catchAll[kind];
+    };
+  }
+
+  /**
+   * Runs the request's handler (its method's own, else the catch-all) and answers it; a method
+   * without either is answered `-32601`.
+   */
   dispatchRequest({ id, method, params }: JsonRpcRequest, line: number, bytes: number): void {
-    const handler = this.#requestHandlers.get(method);
+    const handler = this.#requestHandlers.get(method) ?? this.#catchAll.request;
     if (!handler) {
       const message = formatMessage(WireMessage.MethodNotFound, { method });
       void this.#respondError(id, { code: ErrorCode.MethodNotFound, message });
@@ -88,11 +143,11 @@ export class InboundHandlers {
   }
 
   /**
-   * Runs the notification's handler; a failure is reported, not thrown. A notification of a
-   * method nobody handles is reported as `unhandled-notification`.
+   * Runs the notification's handler (its method's own, else the catch-all); a failure is
+   * reported, not thrown. A notification nobody handles is reported as `unhandled-notification`.
    */
   dispatchNotification({ method, params }: JsonRpcNotification, line: number, bytes: number): void {
-    const handler = this.#notificationHandlers.get(method);
+    const handler = this.#notificationHandlers.get(method) ?? this.#catchAll.notification;
     if (!handler) {
       const message = formatMessage(WireMessage.NoHandler, { method });
       this.#host.report({ reason: 'unhandled-notification', message, line, bytes, method });
@@ -149,6 +204,13 @@ function register<H>(handlers: Map<string, H>, method: string, handler: H): () =
   return () => {
     if (handlers.get(method) === handler) handlers.delete(method);
   };
+}
+
+/** Params as the original package hands them to a catch-all: a plain object, `{}` for anything else. */
+function plainParams(params: unknown): Record<string, unknown> {
+  return typeof params === 'object' && params !== null && !Array.isArray(params)
+    ? (params as Record<string, unknown>)
+    : {};
 }
 
 function toErrorObject(error: unknown): JsonRpcErrorObject {

@@ -3,10 +3,13 @@
 export { JsonRpcLineTransport } from './transport.js';
 export type {
   JsonRpcLineTransportOptions,
+  JsonRpcLineTransportSettings,
   JsonRpcTransportPeer,
   TransportState,
 } from './transport.js';
 export type {
+  CatchAllNotificationHandler,
+  CatchAllRequestHandler,
   NotificationContext,
   NotificationHandler,
   RequestContext,
@@ -24,6 +27,7 @@ export {
 export type { TransportCloseReason } from './errors.js';
 export type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
 export type { JsonRpcErrorObject, JsonRpcId } from './classify.js';
+export type { JsonRpcResponseErrorOptions } from './errors.js';
 export { DEFAULT_MAX_FRAME_BYTES, ErrorCode, SERVER_NAME } from './gen/constants.gen.js';
 export type { DiagnosticReason } from './gen/constants.gen.js';
 
@@ -38,7 +42,7 @@ export {
   WireMessage,
 } from './gen/constants.gen.js';
 export type { MessagePlaceholders } from './gen/constants.gen.js';
-// One type guard per known variant of each open union: `event.type === 'x'` alone cannot narrow one.
+// One type guard per known variant of each open union (a `switch` on `event.type` narrows too).
 export {
   isAgentInboxSplicedEvent,
   isAssistantChunkEvent,
@@ -109,6 +113,7 @@ export type {
   TraceFindingRecord,
   TraceFrame,
   TraceHeader,
+  TraceLauncher,
   TraceMessageKind,
   TraceRecord,
 } from './trace-format.js';

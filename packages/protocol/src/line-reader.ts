@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import { isUtf8 } from 'node:buffer';
 import { DEFAULT_MAX_FRAME_BYTES } from './gen/constants.gen.js';
 

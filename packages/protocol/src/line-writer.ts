@@ -1,12 +1,20 @@
+/// <reference types="node" preserve="true" />
+import { finished } from 'node:stream';
 import type { Writable } from 'node:stream';
 import { TransportClosedError } from './errors.js';
 import { formatMessage, MAX_NESTING_DEPTH, WireMessage } from './gen/constants.gen.js';
 import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
 
+/** What `write` returns when the stream took the line at once: one settled promise for all. */
+const WRITTEN: Promise<void> = Promise.resolve();
+const ignore = (): void => {};
+
 interface QueuedLine {
   readonly line: string;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
+  /** A `flush()` barrier: an empty write that settles in its callback, not when handed over. */
+  readonly isBarrier?: boolean;
 }
 
 /**
@@ -87,16 +95,51 @@ export class LineWriter {
       this.#fail(new Error('the output stream was ended or destroyed'));
       return Promise.reject(this.#failure);
     }
+    if (!this.#blocked) {
+      // The common case costs no promise of its own: the stream took the line at once.
+      this.#hasWritten = true;
+      if (this.#output.write(line, this.#handleWritten)) return WRITTEN;
+      return new Promise<void>((resolve, reject) => (this.#blocked = { line, resolve, reject }));
+    }
+    return new Promise<void>((resolve, reject) => this.#queue.push({ line, resolve, reject }));
+  }
+
+  /**
+   * `write`, for a caller that may not wait for the outcome: a failure still rejects the promise
+   * returned, but is never an unhandled rejection.
+   */
+  send(message: object): Promise<void> {
+    const written = this.write(message);
+    if (written !== WRITTEN) written.catch(ignore);
+    return written;
+  }
+
+  /**
+   * Resolves once every line written before it has been handed to the operating system (the
+   * stream called back for it), writing no bytes of its own: what a server awaits before it
+   * exits. Rejects when one of those lines could not be written (the output failed, or the
+   * transport closed while it still waited for `'drain'`).
+   */
+  flush(): Promise<void> {
+    if (this.#failure?.reason === 'output-error') return Promise.reject(this.#failure);
+    const output = this.#output;
+    if (output.writableLength === 0 && !this.#blocked) return Promise.resolve();
+    if (output.destroyed || output.writableEnded) return flushedAtFinish(output);
     return new Promise<void>((resolve, reject) => {
-      const entry = { line, resolve, reject };
-      if (this.#blocked) this.#queue.push(entry);
-      else this.#writeNow(entry);
+      const barrier = { line: '', resolve, reject, isBarrier: true };
+      if (this.#blocked) this.#queue.push(barrier);
+      else this.#writeNow(barrier);
     });
   }
 
   #writeNow(entry: QueuedLine): void {
     this.#hasWritten = true;
-    if (this.#output.write(entry.line, this.#handleWritten)) entry.resolve();
+    if (entry.isBarrier) {
+      this.#output.write('', (error) => {
+        if (error) entry.reject(this.#failure ?? error);
+        else entry.resolve();
+      });
+    } else if (this.#output.write(entry.line, this.#handleWritten)) entry.resolve();
     else this.#blocked = entry;
   }
 
@@ -183,4 +226,15 @@ export class LineWriter {
     this.#output.on('error', ignore);
     this.#output.once('close', () => this.#output.off('error', ignore));
   }
+}
+
+/** Settles when an ended or destroyed stream has flushed what it held, or could not. */
+function flushedAtFinish(output: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    finished(output, { readable: false }, (error) => {
+      if (!error) return resolve();
+      const message = `the output stream closed before it flushed: ${error.message}`;
+      reject(new TransportClosedError('output-error', message, { cause: error }));
+    });
+  });
 }

@@ -16,6 +16,8 @@ import { toViolations } from './violations.js';
 
 /** The transport surface the generated peers use; {@link JsonRpcLineTransport} provides it. */
 export interface PeerTransport extends JsonRpcTransportPeer {
+  /** Sends a notification; resolves once the output stream has taken it. */
+  notify(method: string, params?: unknown): Promise<void>;
   onRequest(method: string, handler: RequestHandler): () => void;
   onNotification(method: string, handler: NotificationHandler): () => void;
   reportDiagnostic(diagnostic: TransportDiagnostic): void;

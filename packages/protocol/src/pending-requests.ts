@@ -8,6 +8,13 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * What an aborted request rejects with: a {@link RequestAbortedError} (`options.signal`), or the
+ * signal's reason itself, as `fetch` does (the signal as `request`'s third argument, the original
+ * package's form; a reason that is no `Error` still gets a `RequestAbortedError`, its `cause`).
+ */
+export type AbortRejection = 'aborted-error' | 'signal-reason';
+
 /** The callbacks of a request that waits for its response. */
 export interface PendingRequest {
   readonly method: string;
@@ -34,16 +41,24 @@ export class PendingRequests {
   #nextId = 1;
 
   /** Checks `options` before anything is sent; returns the error to reject with, if any. */
-  static refuse(method: string, { timeoutMs, signal }: RequestOptions): Error | undefined {
+  static refuse(
+    method: string,
+    { timeoutMs, signal }: RequestOptions,
+    rejection: AbortRejection = 'aborted-error',
+  ): Error | undefined {
     if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
       return new RangeError(`timeoutMs must be between 0 and ${MAX_TIMEOUT_MS}, got ${timeoutMs}`);
     }
-    if (signal?.aborted) return new RequestAbortedError(method, undefined, signal.reason);
+    if (signal?.aborted) return abortError(rejection, method, undefined, signal.reason);
     return undefined;
   }
 
   /** Registers a request under the next id, arms its timeout and abort signal, and returns the id. */
-  add(request: PendingRequest, { timeoutMs, signal }: RequestOptions): number {
+  add(
+    request: PendingRequest,
+    { timeoutMs, signal }: RequestOptions,
+    rejection: AbortRejection = 'aborted-error',
+  ): number {
     const id = this.#nextId++;
     const entry: Entry = { ...request };
     this.#entries.set(id, entry);
@@ -55,7 +70,7 @@ export class PendingRequests {
     if (signal) {
       entry.signal = signal;
       entry.onAbort = () => {
-        this.take(id)?.reject(new RequestAbortedError(request.method, id, signal.reason));
+        this.take(id)?.reject(abortError(rejection, request.method, id, signal.reason));
       };
       signal.addEventListener('abort', entry.onAbort, { once: true });
     }
@@ -76,4 +91,20 @@ export class PendingRequests {
   rejectAll(error: Error): void {
     for (const id of [...this.#entries.keys()]) this.take(id)?.reject(error);
   }
+}
+
+function abortError(
+  rejection: AbortRejection,
+  method: string,
+  id: number | undefined,
+  reason: unknown,
+): Error {
+  if (rejection === 'signal-reason' && reason instanceof Error) return reason;
+  return new RequestAbortedError(method, id, reason);
+}
+
+/** An `AbortSignal`, or one of another realm or polyfill: what `request`'s third argument may be. */
+export function isAbortSignal(value: RequestOptions | AbortSignal): value is AbortSignal {
+  const signal = value as Partial<AbortSignal>;
+  return typeof signal.addEventListener === 'function' && typeof signal.aborted === 'boolean';
 }

@@ -105,17 +105,38 @@ export interface TraceEndOfStream {
   readonly dir: TraceDirection;
 }
 
+/**
+ * A launcher that started the runtime and stayed in between as its parent (npx, a shell script
+ * without `exec`): its own process id, command line and status.
+ */
+export interface TraceLauncher {
+  readonly pid: number;
+  /** Its command line as the system shows it (e.g. `npm exec dsh-sdk-runtime`). */
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
 /** The last record: how the recording ended. */
 export interface TraceExit {
   readonly type: 'exit';
   readonly t: number;
-  /** The runtime's exit code, or null when it was killed by a signal or not started by the recorder. */
+  /**
+   * The runtime's exit code, or null when it was killed by a signal, could not be started, was
+   * not started by the recorder, or its status is unknown.
+   */
   readonly exitCode: number | null;
   readonly signal: string | null;
   /** Frames recorded per direction. */
   readonly frames: Readonly<Record<TraceDirection, number>>;
   /** Findings recorded, all records together. */
   readonly findings: number;
+  /** The runtime's own process id, when the recorder started it (and it started). */
+  readonly pid?: number;
+  /** When a launcher stayed between the recorder and the runtime: the launcher's own status. */
+  readonly launcher?: TraceLauncher;
+  /** Why the runtime could not be started (its exit code and signal are then null). */
+  readonly spawnError?: string;
 }
 
 export type TraceRecord =

@@ -1,6 +1,7 @@
 // A bystander's view of a connection: every line of both directions, recorded and checked against
 // the IDL, without ever touching what passes. The recording proxy (`dsh-sdk trace`) and any client
 // that records its own connection feed it the chunks they forward.
+/// <reference types="node" preserve="true" />
 import { classifyMessage } from './classify.js';
 import type { JsonRpcId } from './classify.js';
 import { lineRejectionMessage } from './diagnostics.js';
@@ -24,6 +25,7 @@ import type {
   TraceFinding,
   TraceFindingReason,
   TraceHeader,
+  TraceLauncher,
   TraceMessageKind,
 } from './trace-format.js';
 import { toViolations } from './violations.js';
@@ -59,10 +61,13 @@ export interface TraceRecorderOptions {
   readonly now?: () => number;
 }
 
-/** How the recording ended, for the last record. */
+/** How the recording ended, for the last record (docs/trace-format.md, `exit`). */
 export interface TraceFinish {
   readonly exitCode?: number | null;
   readonly signal?: string | null;
+  readonly pid?: number;
+  readonly launcher?: TraceLauncher;
+  readonly spawnError?: string;
 }
 
 interface PendingRequest {
@@ -193,6 +198,9 @@ export class TraceRecorder {
       signal: how.signal ?? null,
       frames: { ...this.#frames },
       findings: this.#findings,
+      ...(how.pid === undefined ? {} : { pid: how.pid }),
+      ...(how.launcher === undefined ? {} : { launcher: how.launcher }),
+      ...(how.spawnError === undefined ? {} : { spawnError: how.spawnError }),
     };
     this.#options.write(JSON.stringify(exit));
   }

@@ -1,45 +1,37 @@
+/// <reference types="node" preserve="true" />
 import type { Readable, Writable } from 'node:stream';
 import { classifyMessage } from './classify.js';
-import type { ClassifiedMessage, JsonRpcId, MalformedMessage } from './classify.js';
-import type { DiagnosticCounts, DiagnosticObserver, TransportDiagnostic } from './diagnostics.js';
-import { lineRejectionMessage } from './diagnostics.js';
+import type { JsonRpcId, MalformedMessage } from './classify.js';
+import type { DiagnosticCounts, TransportDiagnostic } from './diagnostics.js';
+import { DiagnosticTally, lineRejectionMessage } from './diagnostics.js';
 import { JsonRpcResponseError, TransportClosedError } from './errors.js';
-import {
-  DEFAULT_MAX_FRAME_BYTES,
-  ErrorCode,
-  formatMessage,
-  MAX_NESTING_DEPTH,
-  WireMessage,
-} from './gen/constants.gen.js';
-import type { DiagnosticReason } from './gen/constants.gen.js';
+import { DEFAULT_MAX_FRAME_BYTES, formatMessage, WireMessage } from './gen/constants.gen.js';
 import { InboundHandlers } from './inbound-handlers.js';
-import type { NotificationHandler, RequestHandler } from './inbound-handlers.js';
+import type {
+  CatchAllNotificationHandler,
+  CatchAllRequestHandler,
+  NotificationHandler,
+  RequestHandler,
+} from './inbound-handlers.js';
 import { LineReader } from './line-reader.js';
 import type { LineRejectionReason } from './line-reader.js';
 import { LineWriter } from './line-writer.js';
-import { exceedsNestingDepth, readTopLevel, SHORT_LINE_CHARS } from './nesting.js';
-import { PendingRequests } from './pending-requests.js';
+import { refuseDeepLine } from './deep-lines.js';
+import { transportOptions } from './transport-options.js';
+import type {
+  JsonRpcLineTransportOptions,
+  JsonRpcLineTransportSettings,
+  JsonRpcTransportPeer,
+} from './transport-options.js';
+import { exceedsNestingDepth, SHORT_LINE_CHARS } from './nesting.js';
+import { isAbortSignal, PendingRequests } from './pending-requests.js';
 import type { PendingRequest, RequestOptions } from './pending-requests.js';
 
-/** The outbound surface of a JSON-RPC connection: what one side can send the other. */
-export interface JsonRpcTransportPeer {
-  /** Sends a request and resolves with the response's `result`. */
-  request<R = unknown>(method: string, params?: unknown, options?: RequestOptions): Promise<R>;
-  /** Sends a notification; resolves once the output stream has taken it. */
-  notify(method: string, params?: unknown): Promise<void>;
-}
-
-/** Options of a {@link JsonRpcLineTransport}. */
-export interface JsonRpcLineTransportOptions {
-  /** Where messages come from (for a client, the runtime's stdout). */
-  readonly input: Readable;
-  /** Where messages go (for a client, the runtime's stdin). */
-  readonly output: Writable;
-  /** Longest accepted line in bytes, before its `\n`; defaults to `DEFAULT_MAX_FRAME_BYTES`. */
-  readonly maxFrameBytes?: number;
-  /** Receives a report for everything the transport ignores. */
-  readonly onDiagnostic?: DiagnosticObserver;
-}
+export type {
+  JsonRpcLineTransportOptions,
+  JsonRpcLineTransportSettings,
+  JsonRpcTransportPeer,
+} from './transport-options.js';
 
 /** The lifecycle of a transport: created, started, then closed for good. */
 export type TransportState = 'idle' | 'open' | 'closed';
@@ -59,19 +51,27 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
   readonly #reader: LineReader;
   readonly #writer: LineWriter;
   readonly #maxFrameBytes: number;
-  readonly #observer: DiagnosticObserver | undefined;
+  readonly #diagnostics: DiagnosticTally;
   readonly #handlers: InboundHandlers;
   readonly #pending = new PendingRequests();
-  readonly #counts: Partial<Record<DiagnosticReason, number>> = {};
   readonly #lifetime = new AbortController();
   #resolveClosed: (error: TransportClosedError) => void = () => {};
   #state: TransportState = 'idle';
   #closeError: TransportClosedError | undefined;
 
-  constructor(options: JsonRpcLineTransportOptions) {
+  /** `options` names the streams: `new JsonRpcLineTransport({ input, output })`. */
+  constructor(options: JsonRpcLineTransportOptions);
+  /** The original package's form: the streams first, then the other options. */
+  constructor(input: Readable, output: Writable, settings?: JsonRpcLineTransportSettings);
+  constructor(
+    first: JsonRpcLineTransportOptions | Readable,
+    output?: Writable,
+    settings: JsonRpcLineTransportSettings = {},
+  ) {
+    const options = transportOptions(first, output, settings);
     this.#input = options.input;
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.#observer = options.onDiagnostic;
+    this.#diagnostics = new DiagnosticTally(options.onDiagnostic);
     this.#reader = new LineReader(
       { acceptLine: this.#handleLine, rejectLine: this.#handleRejectedLine },
       { maxFrameBytes: this.#maxFrameBytes },
@@ -92,7 +92,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
 
   /** How many diagnostics of each reason were reported so far. */
   get diagnosticCounts(): DiagnosticCounts {
-    return { ...this.#counts };
+    return this.#diagnostics.counts;
   }
 
   /** Attaches the stream listeners and begins reading. Idempotent; no effect after close. */
@@ -123,8 +123,17 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
    * Registers the handler of an inbound request method (one per method; a
    * second registration throws). Returns a function that unregisters it.
    */
-  onRequest(method: string, handler: RequestHandler): () => void {
-    return this.#handlers.onRequest(method, handler);
+  onRequest(method: string, handler: RequestHandler): () => void;
+  /**
+   * The original package's form: one handler, called as `(method, params)`, for every method
+   * without a handler of its own; a second one replaces it. A method neither handles is
+   * answered `-32601`; a throw or rejection `-32603` with its message (or the
+   * {@link JsonRpcResponseError} thrown). Returns a function that removes it.
+   */
+  onRequest(handler: CatchAllRequestHandler): () => void;
+  onRequest(first: string | CatchAllRequestHandler, handler?: RequestHandler): () => void {
+    if (typeof first === 'function') return this.#handlers.onAnyRequest(first);
+    return this.#handlers.onRequest(first, handler as RequestHandler);
   }
 
   /**
@@ -132,17 +141,38 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
    * A notification without a handler is reported as `unhandled-notification`.
    * Returns a function that unregisters it.
    */
-  onNotification(method: string, handler: NotificationHandler): () => void {
-    return this.#handlers.onNotification(method, handler);
+  onNotification(method: string, handler: NotificationHandler): () => void;
+  /**
+   * The original package's form: one handler, called as `(method, params)`, for every
+   * notification without a handler of its own; a second one replaces it. Returns its remover.
+   */
+  onNotification(handler: CatchAllNotificationHandler): () => void;
+  onNotification(
+    first: string | CatchAllNotificationHandler,
+    handler?: NotificationHandler,
+  ): () => void {
+    if (typeof first === 'function') return this.#handlers.onAnyNotification(first);
+    return this.#handlers.onNotification(first, handler as NotificationHandler);
   }
 
-  /** Sends a request with the next numeric id (1, 2, …) and waits for its response. */
-  request<R = unknown>(method: string, params?: unknown, options: RequestOptions = {}): Promise<R> {
-    const refusal = this.#refusal() ?? PendingRequests.refuse(method, options);
+  /**
+   * Sends a request with the next numeric id (1, 2, …) and waits for its response. The third
+   * argument may be an `AbortSignal` alone, the original package's form: aborting it rejects
+   * with the signal's reason, as `fetch` does (`options.signal` rejects with a `RequestAbortedError`).
+   */
+  request<R = unknown>(
+    method: string,
+    params?: unknown,
+    options: RequestOptions | AbortSignal = {},
+  ): Promise<R> {
+    const isSignal = isAbortSignal(options);
+    const rejection = isSignal ? 'signal-reason' : 'aborted-error';
+    const settings: RequestOptions = isSignal ? { signal: options } : options;
+    const refusal = this.#refusal() ?? PendingRequests.refuse(method, settings, rejection);
     if (refusal) return Promise.reject(refusal);
     return new Promise<R>((resolve, reject) => {
       const settle = { method, resolve: resolve as (result: unknown) => void, reject };
-      const id = this.#pending.add(settle, options);
+      const id = this.#pending.add(settle, settings, rejection);
       const frame =
         params === undefined
           ? { jsonrpc: '2.0', id, method }
@@ -151,13 +181,31 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     });
   }
 
-  /** Sends a notification; `params` omitted means no `params` member. */
+  /**
+   * Sends a notification; `params` omitted means no `params` member. The promise resolves once
+   * the output stream has taken it and rejects if it could not be sent; one nobody awaits never
+   * becomes an unhandled rejection (the original package's `notify` returned nothing), and a
+   * closed transport says why through {@link closed}.
+   */
   notify(method: string, params?: unknown): Promise<void> {
     const refusal = this.#refusal();
-    if (refusal) return Promise.reject(refusal);
-    return this.#writer.write(
+    if (refusal) {
+      const refused = Promise.reject(refusal);
+      refused.catch(() => {});
+      return refused;
+    }
+    return this.#writer.send(
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
     );
+  }
+
+  /**
+   * Resolves once every message sent before it has been handed to the operating system, writing
+   * nothing itself: call it before exiting, so that the last response is not lost. Rejects if
+   * one of those messages could not be written.
+   */
+  flush(): Promise<void> {
+    return this.#writer.flush();
   }
 
   /**
@@ -166,13 +214,7 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
    * whose params break the schema.
    */
   reportDiagnostic(diagnostic: TransportDiagnostic): void {
-    this.#counts[diagnostic.reason] = (this.#counts[diagnostic.reason] ?? 0) + 1;
-    if (!this.#observer) return;
-    try {
-      this.#observer(diagnostic);
-    } catch {
-      // An observer bug must not stop the stream, and the transport has nowhere to log it.
-    }
+    this.#diagnostics.report(diagnostic);
   }
 
   #refusal(): TransportClosedError | undefined {
@@ -209,6 +251,11 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     const message = lineRejectionMessage(reason, this.#maxFrameBytes);
     this.reportDiagnostic({ reason, line, bytes, message });
   };
+
+  #refuseDeepLine(text: string, line: number, bytes: number): void {
+    const write = (message: object): Promise<void> => this.#writer.write(message);
+    refuseDeepLine(text, { line, bytes }, (diagnostic) => this.reportDiagnostic(diagnostic), write);
+  }
 
   readonly #handleLine = (text: string, line: number, bytes: number): void => {
     if (this.#state !== 'open') return;
@@ -251,29 +298,6 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     }
   };
 
-  /**
-   * A line nested deeper than the limit is never parsed whole: it is reported, and when its top
-   * level reads as a request with a valid id, answered `-32600` so that its caller does not wait.
-   */
-  #refuseDeepLine(text: string, line: number, bytes: number): void {
-    const top = classifyMessage(readTopLevel(text));
-    const { id, method } = salvage(top);
-    this.reportDiagnostic({
-      ...{ reason: 'nesting-too-deep', line, bytes },
-      message: formatMessage(WireMessage.NestingTooDeep, { limit: MAX_NESTING_DEPTH }),
-      ...(id === undefined ? {} : { id }),
-      ...(method === undefined ? {} : { method }),
-    });
-    if (top.kind !== 'request') return;
-    const error = {
-      code: ErrorCode.InvalidRequest,
-      message: formatMessage(WireMessage.FrameNestedTooDeep, { limit: MAX_NESTING_DEPTH }),
-    };
-    this.#writer.write({ jsonrpc: '2.0', id: top.message.id, error }).catch(() => {
-      // The output failed: the transport is closing, and nobody is left to tell.
-    });
-  }
-
   #reportMalformed(malformed: MalformedMessage, line: number, bytes: number): void {
     const { reason, detail: message, id, method } = malformed;
     this.reportDiagnostic({
@@ -303,23 +327,5 @@ export class JsonRpcLineTransport implements JsonRpcTransportPeer {
     this.#pending.rejectAll(error);
     this.#lifetime.abort(error);
     this.#resolveClosed(error);
-  }
-}
-
-/** The id and method a classified value has, whatever its kind. */
-function salvage(classified: ClassifiedMessage): {
-  id?: JsonRpcId | undefined;
-  method?: string | undefined;
-} {
-  switch (classified.kind) {
-    case 'request':
-      return { id: classified.message.id, method: classified.message.method };
-    case 'notification':
-      return { method: classified.message.method };
-    case 'success':
-    case 'error':
-      return { id: classified.message.id };
-    case 'malformed':
-      return { id: classified.id, method: classified.method };
   }
 }

@@ -3,12 +3,13 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ErrorCode, JsonRpcLineTransport, TransportClosedError } from '../src/index.js';
 import { MAX_NESTING_DEPTH } from '../src/gen/constants.gen.js';
 import type { TransportDiagnostic } from '../src/index.js';
 import { gc } from './helpers/gc.js';
 import { budgetMs } from './helpers/time-budget.js';
+import { recordUnhandledRejections } from './helpers/unhandled.js';
 
 const PEER = fileURLToPath(new URL('./fixtures/ndjson-peer.mjs', import.meta.url));
 
@@ -46,16 +47,9 @@ function nextNotification(transport: JsonRpcLineTransport, method: string): Prom
   });
 }
 
-let unhandled: unknown[] = [];
-const recordUnhandled = (reason: unknown): void => void unhandled.push(reason);
-
-beforeEach(() => {
-  unhandled = [];
-  process.on('unhandledRejection', recordUnhandled);
-});
+const unhandled = recordUnhandledRejections();
 
 afterEach(() => {
-  process.off('unhandledRejection', recordUnhandled);
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 

@@ -3,42 +3,12 @@ import { isUtf8 } from 'node:buffer';
 import { describe, expect, test, vi } from 'vitest';
 import { LineWriter } from '../src/line-writer.js';
 import { TransportClosedError } from '../src/errors.js';
-
-/** A writable that holds every write until `release()` is called, and records what it got. */
-class GatedWritable extends Writable {
-  readonly received: string[] = [];
-  #held: (() => void)[] = [];
-
-  constructor(highWaterMark: number) {
-    super({ highWaterMark, decodeStrings: false });
-  }
-
-  override _write(chunk: string, _encoding: BufferEncoding, callback: () => void): void {
-    this.received.push(chunk);
-    this.#held.push(callback);
-  }
-
-  release(): void {
-    const held = this.#held;
-    this.#held = [];
-    for (const callback of held) callback();
-  }
-}
+import { GatedWritable, isSettled } from './helpers/gated-writable.js';
 
 function collect(stream: PassThrough): () => string {
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   return () => Buffer.concat(chunks).toString('utf8');
-}
-
-async function isSettled(promise: Promise<unknown>): Promise<boolean> {
-  let isDone = false;
-  promise.then(
-    () => (isDone = true),
-    () => (isDone = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return isDone;
 }
 
 describe('LineWriter', () => {

@@ -6,15 +6,18 @@ import type {
   HarnessSdkNotificationMap,
   HarnessSdkRequestMap,
   InitializeParams,
+  JsonRpcTransportPeer,
   NotificationMethod,
   RequestMethod,
   SdkEncodedImageBlock,
+  ServerName,
   SessionInterruptResult,
   SessionEvent,
   SubagentStopReason,
   UnknownSessionEvent,
+  UnknownValue,
 } from '../src/index.js';
-import { HarnessSdkClientPeer, Method, SERVER_NAME } from '../src/index.js';
+import { HarnessSdkClientPeer, JsonRpcLineTransport, Method, SERVER_NAME } from '../src/index.js';
 
 describe('generated maps and types', () => {
   it('index requests by wire name with params and result', () => {
@@ -32,9 +35,23 @@ describe('generated maps and types', () => {
       HarnessSdkRequestMap['session/prompt']['result']['messageId']
     >().toEqualTypeOf<string>();
     expectTypeOf<HarnessSdkRequestMap['shutdown']['params']>().toEqualTypeOf<undefined>();
+    // As wide as the original package's types (its code depends on them); the schema checks the values.
     expectTypeOf<
       HarnessSdkRequestMap['initialize']['result']['serverInfo']['name']
-    >().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+    >().toEqualTypeOf<string>();
+    expectTypeOf<ServerName>().toEqualTypeOf<'deepseek-harness-sdk-runtime'>();
+    expectTypeOf<HarnessSdkRequestMap['shutdown']['result']>().toEqualTypeOf<
+      Record<string, never>
+    >();
+  });
+
+  it('let a peer written for the original package stand for JsonRpcTransportPeer', () => {
+    const originalPeer = {
+      request: (_method: string, _params: object): Promise<unknown> => Promise.resolve({}),
+      notify: (_method: string, _params?: object): void => {},
+    };
+    expectTypeOf(originalPeer).toMatchTypeOf<JsonRpcTransportPeer>();
+    expectTypeOf<JsonRpcLineTransport>().toMatchTypeOf<JsonRpcTransportPeer>();
   });
 
   it('index notifications by wire name with their params', () => {
@@ -55,10 +72,13 @@ describe('generated maps and types', () => {
     >().toEqualTypeOf<SessionEvent>();
   });
 
-  it('keep open unions open and closed enums closed', () => {
+  it('keep open unions open, their known values checked, and closed enums closed', () => {
     expectTypeOf<UnknownSessionEvent>().toMatchTypeOf<SessionEvent>();
-    expectTypeOf<{ type: 'audio'; seconds: number }>().toMatchTypeOf<ContentBlock>();
-    expectTypeOf<'budget-exhausted'>().toMatchTypeOf<SubagentStopReason>();
+    // A value this version does not know is an UnknownValue: readable, never a literal.
+    expectTypeOf<{ type: UnknownValue }>().toMatchTypeOf<ContentBlock>();
+    expectTypeOf<{ type: 'audio'; seconds: number }>().not.toMatchTypeOf<ContentBlock>();
+    expectTypeOf<UnknownValue>().toMatchTypeOf<SubagentStopReason>();
+    expectTypeOf<'budget-exhausted'>().not.toMatchTypeOf<SubagentStopReason>();
     expectTypeOf<'completed'>().toMatchTypeOf<SubagentStopReason>();
     expectTypeOf<'paused'>().not.toMatchTypeOf<
       HarnessSdkNotificationMap['session.status']['status']

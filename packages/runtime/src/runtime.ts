@@ -1,5 +1,6 @@
 // The runtime wired to a pair of streams: transport, generated bindings, server, sessions.
 // Process concerns (stdio, exit codes) stay in main.ts.
+/// <reference types="node" preserve="true" />
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';

@@ -101,7 +101,8 @@ describe('a prompt', () => {
       contentBlocks: [
         { type: 'text', text: 'one' },
         { type: 'reasoning', text: 'hidden' },
-        { type: 'future-block', payload: { kept: true } } as SdkPromptContentBlock,
+        // A block type this version does not know: only a conversion makes one.
+        { type: 'future-block', payload: { kept: true } } as unknown as SdkPromptContentBlock,
         { type: 'text', text: 'two' },
       ],
     });

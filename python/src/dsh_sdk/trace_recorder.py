@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -237,9 +237,18 @@ class TraceRecorder:
         record = {"type": "end-of-stream", "t": self._chunk_time, "dir": direction}
         self._write(jsonlib.dumps(record))
 
-    def finish(self, *, exit_code: int | None = None, signal: str | None = None) -> None:
+    def finish(
+        self,
+        *,
+        exit_code: int | None = None,
+        signal: str | None = None,
+        pid: int | None = None,
+        launcher: Mapping[str, object] | None = None,
+        spawn_error: str | None = None,
+    ) -> None:
         """Ends the recording: unanswered requests become findings, then the `exit` record.
-        Idempotent."""
+        `pid`, `launcher` (`pid`, `command`, `exitCode`, `signal`) and `spawn_error` are written
+        when given (docs/trace-format.md). Idempotent."""
         if self._finished:
             return
         for direction in _DIRECTIONS:
@@ -253,7 +262,7 @@ class TraceRecorder:
                     direction, request, t, "no response came before the recording ended"
                 )
             pending.clear()
-        exit_record = {
+        exit_record: dict[str, object] = {
             "type": "exit",
             "t": t,
             "exitCode": exit_code,
@@ -261,6 +270,12 @@ class TraceRecorder:
             "frames": {d: self._directions[d].frames for d in _DIRECTIONS},
             "findings": self._findings,
         }
+        if pid is not None:
+            exit_record["pid"] = pid
+        if launcher is not None:
+            exit_record["launcher"] = dict(launcher)
+        if spawn_error is not None:
+            exit_record["spawnError"] = spawn_error
         self._write(jsonlib.dumps(exit_record))
 
     def _elapsed(self) -> float | int:

@@ -1,13 +1,14 @@
 // Runs the TypeScript TraceRecorder on scripts read from stdin ([{ options, steps: [{ push: dir,
-// data: base64 } | { end: dir } | { finish: { exitCode, signal } }] }, …]) with a clock that never
+// data: base64 } | { end: dir } | { finish: TraceFinish }] }, …]) with a clock that never
 // moves, and prints, per script, the records it wrote. Used by tests/test_trace_recorder.py.
 import { TraceRecorder } from '../../../packages/protocol/src/trace-recorder.js';
+import type { TraceFinish } from '../../../packages/protocol/src/trace-recorder.js';
 import type { TraceDirection } from '../../../packages/protocol/src/trace-format.js';
 
 type Step =
   | { push: TraceDirection; data: string }
   | { end: TraceDirection }
-  | { finish: { exitCode: number | null; signal: string | null } };
+  | { finish: TraceFinish };
 type Script = {
   options: { maxFrameBytes?: number; headBytes?: number; maxPendingRequests?: number };
   steps: Step[];

@@ -108,6 +108,30 @@ export async function recordInvalidTrace(runtime: string): Promise<string> {
   return trace;
 }
 
+/**
+ * Six requests on the connection's lane at once: six `initialize` lines in one write, so the
+ * proxy records all six before any answer (the first is answered, the others refused), then
+ * `shutdown`.
+ */
+export async function recordOverlappingTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'overlapping.trace.ndjson');
+  const initialize = (id: number): string =>
+    `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"cwd":"/w","provider":"echo","model":"echo-1"}}\n`;
+  const result = await runCli(['trace', '--quiet', '--out', trace, '--', runtime], {
+    keepStdinOpen: true,
+    onStart: (child) => {
+      let answered = 0;
+      createInterface({ input: child.stdout! }).on('line', () => {
+        answered += 1;
+        if (answered === 6) child.stdin!.end('{"jsonrpc":"2.0","id":7,"method":"shutdown"}\n');
+      });
+      child.stdin!.write([1, 2, 3, 4, 5, 6].map(initialize).join(''));
+    },
+  });
+  if (result.code !== 0) throw new Error(`the proxy exited ${result.code}: ${result.stderr}`);
+  return trace;
+}
+
 /** Renders a trace's page with `dsh-sdk view --out`. */
 export async function viewTrace(trace: string): Promise<string> {
   const html = trace.replace(/\.ndjson$/, '.html');
@@ -151,6 +175,42 @@ export async function recordInterruptedTrace(runtime: string): Promise<string> {
   if (!answer.wasRunning) throw new Error('the turn was over before the interrupt');
   await turnOver;
   await peer.sessionClose({ sessionId: 's1' });
+  await peer.shutdown();
+  const code = await exited;
+  if (code !== 0) throw new Error(`the proxy exited ${code}`);
+  return trace;
+}
+
+/**
+ * A session closed and prompted again, recorded by the proxy: `s1` delegates, answers a prompt,
+ * is closed, and delegates once more (a new session under the same id, whose child has the id of
+ * the first one's); each prompt is awaited to its session's idle.
+ */
+export async function recordReopenedTrace(runtime: string): Promise<string> {
+  const trace = join(tempDir(), 'reopened.trace.ndjson');
+  const child = spawn(DSH_SDK, ['trace', '--quiet', '--out', trace, '--', runtime], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  const peer = new HarnessSdkClientPeer(
+    new JsonRpcLineTransport({ input: child.stdout, output: child.stdin }).start(),
+  );
+  let idle: () => void = () => {};
+  peer.onSessionStatus(
+    ({ sessionId, status }) => sessionId === 's1' && status === 'idle' && idle(),
+  );
+  const prompt = async (text: string): Promise<void> => {
+    const done = new Promise<void>((resolve) => (idle = resolve));
+    await peer.sessionPrompt({ sessionId: 's1', contentBlocks: [{ type: 'text', text }] });
+    await done;
+  };
+  await peer.initialize({ cwd: '/work', provider: 'echo', model: 'echo-1', protocolVersion: 2 });
+  await prompt('/delegate first');
+  await prompt('second');
+  await peer.sessionClose({ sessionId: 's1' });
+  await prompt('/delegate third');
   await peer.shutdown();
   const code = await exited;
   if (code !== 0) throw new Error(`the proxy exited ${code}`);

@@ -414,7 +414,10 @@ const schema16 = {
 const schema17 = {
   type: 'object',
   required: ['name', 'version'],
-  properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
+  properties: {
+    name: { allOf: [{ $ref: '#/definitions/ServerName' }] },
+    version: { type: 'string' },
+  },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 const schema18 = { type: 'string', const: 'deepseek-harness-sdk-runtime' };
@@ -9427,7 +9430,10 @@ const schema6 = {
     ServerInfo: {
       type: 'object',
       required: ['name', 'version'],
-      properties: { name: { $ref: '#/definitions/ServerName' }, version: { type: 'string' } },
+      properties: {
+        name: { allOf: [{ $ref: '#/definitions/ServerName' }] },
+        version: { type: 'string' },
+      },
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     ServerName: { type: 'string', const: 'deepseek-harness-sdk-runtime' },

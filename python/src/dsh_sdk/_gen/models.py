@@ -201,7 +201,7 @@ class MessageSource(WireObject):
 
 
 MessageSourceKind: TypeAlias = str
-"""The origin of a user message. Open: the runtime adds kinds (a parent agent, a tool), which pass through unchanged."""
+"""The origin of a user message. Open: the runtime adds kinds (a tool, …), which pass through unchanged."""
 
 
 ProtocolVersion: TypeAlias = int
@@ -264,6 +264,7 @@ class ServerInfo(WireObject):
     """Identifies the runtime that answered `initialize`."""
 
     name: ServerName
+    """Always `deepseek-harness-sdk-runtime` (`SERVER_NAME`), which the schema checks. Typed `string` in TypeScript, as in the original `@deepseek-ai/dsh-sdk-protocol`, whose clients build the result from a `string` they checked themselves."""
     version: str
     """The runtime's own version. Informational: clients do not check it (protocol versions are negotiated with `protocolVersion`)."""
 
@@ -446,7 +447,7 @@ class ShutdownResponseFrame(WireObject):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShutdownResult(WireObject):
-    """Result of `shutdown`: an empty object, sent once the runtime has flushed its state."""
+    """Result of `shutdown`: an empty object, sent once the runtime has flushed its state. Typed `Record<string, never>` in TypeScript, as in the original `@deepseek-ai/dsh-sdk-protocol`, so that its code that names that type keeps compiling."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

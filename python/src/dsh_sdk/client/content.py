@@ -14,6 +14,7 @@ from dsh_sdk._gen.models import (
     SdkPromptContentBlock,
     TextBlock,
 )
+from dsh_sdk.wire_object import WireObject
 
 __all__ = [
     "PromptInput",
@@ -34,11 +35,38 @@ def text_block(text: str) -> TextBlock:
     return TextBlock(type="text", text=text)
 
 
+_PROMPT_IS: Final = (
+    "a prompt is a str, or a sequence of content blocks such as text_block('…') and "
+    "image_from_file('cat.png')"
+)
+"""What a prompt may be, for the errors of a prompt that is none."""
+
+
 def to_content_blocks(prompt: PromptInput) -> list[SdkPromptContentBlock]:
-    """The content blocks of a prompt; a string becomes one text block."""
+    """The content blocks of a prompt; a string becomes one text block. Anything else than a str
+    or a sequence of generated protocol objects (a number, a lone block) raises a `TypeError` that
+    says what a prompt is; the blocks themselves are checked against the schema when sent."""
     if isinstance(prompt, str):
         return [text_block(prompt)]
+    blocks: Sequence[object] = prompt
+    if not isinstance(blocks, Sequence) or isinstance(blocks, (bytes, bytearray)):
+        hint = " (a single block goes in a list: [block])" if isinstance(blocks, WireObject) else ""
+        raise TypeError(f"{_PROMPT_IS}; got {_describe(blocks)}{hint}")
+    for index, block in enumerate(blocks):
+        if not isinstance(block, WireObject):
+            raise TypeError(f"{_PROMPT_IS}; prompt[{index}] is {_describe(block)}")
     return list(prompt)
+
+
+def _describe(value: object) -> str:
+    """`an int: 42`, `a dict: {'type': 'text'}`, `None`: a value as an error names it."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    text = repr(value)
+    shown = text if len(text) <= 60 else f"{text[:59]}…"
+    return f"{article} {kind}: {shown}"
 
 
 def image_from_bytes(data: bytes, mime_type: ImageMimeType) -> SdkEncodedImageBlock:

@@ -9,8 +9,10 @@ from typing import Literal
 
 from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode
 from dsh_sdk._gen.models import Violation
+from dsh_sdk.client.attribute_names import describe_with_attributes
 from dsh_sdk.errors import JsonRpcResponseError
 from dsh_sdk.peer_support import invalid_params_error
+from dsh_sdk.wire_object import WireObject
 
 __all__ = [
     "CapabilityName",
@@ -76,13 +78,20 @@ class RuntimeExitedError(Exception):
 
 
 class ClientClosedError(Exception):
-    """The client itself ended the call or run: `shutdown()` was called while it was pending, or
-    the call came after the client was shut down. The runtime did not fail; see
-    `RuntimeExitedError` for a runtime that ended by itself. `__cause__` holds what happened to
-    the runtime."""
+    """The client itself ended the call or run: `shutdown()` was called while it was pending
+    (`__cause__` holds what happened to the runtime), or the call came after `shutdown()`
+    (`after_shutdown`: nothing was sent). The runtime did not fail; see `RuntimeExitedError` for a
+    runtime that ended by itself."""
 
-    def __init__(self, what: str) -> None:
-        super().__init__(f"the client is closing: its own shutdown() ended {what}")
+    @classmethod
+    def pending(cls, what: str) -> ClientClosedError:
+        """`what` (`this call`, `what was pending`) was pending when `shutdown()` ended it."""
+        return cls(f"the client is closing: its own shutdown() ended {what}")
+
+    @classmethod
+    def after_shutdown(cls, call: str) -> ClientClosedError:
+        """A call (`run()`) made once `shutdown()` was called: the client sent nothing."""
+        return cls(f"the client is closed: {call} came after its shutdown(), so nothing was sent")
 
 
 class RuntimeSurvivedKillError(Exception):
@@ -150,17 +159,23 @@ class RunTimeoutError(TimeoutError):
 class InvalidParamsError(JsonRpcResponseError):
     """Params the client refused before sending them: they break the protocol's schema. The same
     error a runtime answers for them, `code` `-32602` with `data` listing every violation as
-    `{pointer, message}` in the runtime's order, raised locally; nothing reached the runtime."""
+    `{pointer, message}` in the runtime's order, raised locally; nothing reached the runtime.
+    Given the `params`, the message names each attribute beside its wire pointer:
+    `/maxTokens (max_tokens): must be >= 1`."""
 
     method: str
     violations: tuple[Violation, ...]
 
-    def __init__(self, method: str, violations: Sequence[Violation]) -> None:
+    def __init__(
+        self, method: str, violations: Sequence[Violation], params: WireObject | None = None
+    ) -> None:
         code = ErrorCode.INVALID_PARAMS
         wire = invalid_params_error(violations)  # what the runtime sends for them
         super().__init__(code, ERROR_MESSAGES[code], wire.data)
         self.method = method
         self.violations = tuple(violations)
+        if params is not None:
+            self.message = describe_with_attributes(code, self.wire_message, wire.data, params)
         # As the TypeScript client words it: the reader learns nothing reached the runtime.
         self.message = f"{self.message} (checked by the client: {method} was not sent)"
 

@@ -26,6 +26,7 @@ from dsh_sdk._gen.models import (
     SessionPromptResult,
 )
 from dsh_sdk._gen.peers import HarnessSdkClientPeer
+from dsh_sdk.client.attribute_names import attributes_named
 from dsh_sdk.client.connection_trace import (
     ConnectionTrace,
     TracedOutput,
@@ -198,9 +199,10 @@ class HarnessClient:
             trace=connection_trace,
         )
         try:
-            result = await client._call(
-                client._peer.initialize(initialize, timeout=initialize_timeout)
-            )
+            with attributes_named(initialize):
+                result = await client._call(
+                    client._peer.initialize(initialize, timeout=initialize_timeout)
+                )
         except BaseException:
             await asyncio.shield(client.shutdown(timeout=FAILED_START_STEP_TIMEOUT))
             raise
@@ -276,11 +278,13 @@ class HarnessClient:
         """Sends `session/interrupt`: stops the session's turn in progress (its queued prompts
         stay queued). Raises `CapabilityNotSupportedError`, without sending, when the runtime did
         not report `sessionInterrupt`, and `InvalidParamsError` for an empty `session_id`."""
+        self._require_open("interrupt()")
         self._require_capability("sessionInterrupt", Method.SESSION_INTERRUPT)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionInterruptParams(session_id=session_id)
         require_valid(Method.SESSION_INTERRUPT, params)
-        return await self._call(self._peer.session_interrupt(params, timeout=bound))
+        with attributes_named(params):
+            return await self._call(self._peer.session_interrupt(params, timeout=bound))
 
     async def close_session(
         self, session_id: str, *, timeout: float | None = None
@@ -289,11 +293,13 @@ class HarnessClient:
         later prompt with the same id starts a new session). Raises
         `CapabilityNotSupportedError`, without sending, when the runtime did not report
         `sessionClose`, and `InvalidParamsError` for an empty `session_id`."""
+        self._require_open("close_session()")
         self._require_capability("sessionClose", Method.SESSION_CLOSE)
         bound = self._request_timeout if timeout is None else timeout
         params = SessionCloseParams(session_id=session_id)
         require_valid(Method.SESSION_CLOSE, params)
-        return await self._call(self._peer.session_close(params, timeout=bound))
+        with attributes_named(params):
+            return await self._call(self._peer.session_close(params, timeout=bound))
 
     def _handshake_result(self) -> InitializeResult:
         if self._handshake is None:
@@ -309,6 +315,11 @@ class HarnessClient:
             "sessionClose": capabilities.session_close,
         }[capability]
         return flag is True
+
+    def _require_open(self, call: str) -> None:
+        """Refuses a call made once `shutdown()` was called, saying so."""
+        if self._shutdown is not None:
+            raise ClientClosedError.after_shutdown(call)
 
     def _require_capability(self, capability: CapabilityName, method: str) -> None:
         if not self._has_capability(capability):
@@ -348,9 +359,11 @@ class HarnessClient:
         """Sends `session/prompt` and returns the receipt; see `run` to follow the turn.
         `timeout` defaults to the client's request timeout. Params that break the schema raise
         `InvalidParamsError` (`-32602`, as the runtime would answer) without being sent."""
+        self._require_open("prompt()")
         require_valid(Method.SESSION_PROMPT, params)
         bound = self._request_timeout if timeout is None else timeout
-        return await self._call(self._peer.session_prompt(params, timeout=bound))
+        with attributes_named(params):
+            return await self._call(self._peer.session_prompt(params, timeout=bound))
 
     async def run(
         self,
@@ -395,7 +408,7 @@ class HarnessClient:
         that says it; `cancelled_run_result` follows it.)
         """
         tracker = RunTracker(_session_or_new(session_id), on_notification)
-        return await self._follow(tracker, prompt, timeout)
+        return await self._follow(tracker, prompt, timeout, "run()")
 
     def stream(
         self,
@@ -410,7 +423,7 @@ class HarnessClient:
         errors of `run`. `stream.interrupt()` stops it and returns its result."""
         queue: AsyncQueue[HarnessNotification] = AsyncQueue()
         tracker = RunTracker(_session_or_new(session_id), _both(queue.push, on_notification))
-        return RunStream(queue, *self._start(tracker, queue, prompt, timeout))
+        return RunStream(queue, *self._start(tracker, queue, prompt, timeout, "stream()"))
 
     def stream_text(
         self,
@@ -437,7 +450,7 @@ class HarnessClient:
                 on_notification(notification)
 
         tracker = RunTracker(root, forward)
-        return TextStream(queue, *self._start(tracker, queue, prompt, timeout))
+        return TextStream(queue, *self._start(tracker, queue, prompt, timeout, "stream_text()"))
 
     def _start(
         self,
@@ -445,9 +458,11 @@ class HarnessClient:
         queue: AsyncQueue[Any],
         prompt: PromptInput,
         timeout: float | None,
+        call: str,
     ) -> tuple[RunTracker, asyncio.Task[RunResult], Callable[[], Awaitable[RunResult]]]:
         """Runs `tracker` in a task that ends `queue` with it; returns a handle's parts."""
-        result = asyncio.get_running_loop().create_task(self._follow(tracker, prompt, timeout))
+        following = self._follow(tracker, prompt, timeout, call)
+        result = asyncio.get_running_loop().create_task(following)
 
         def settle(task: asyncio.Task[RunResult]) -> None:
             if task.cancelled():
@@ -461,7 +476,7 @@ class HarnessClient:
         return tracker, result, functools.partial(self._interrupt_handle, tracker, result)
 
     async def _follow(
-        self, tracker: RunTracker, prompt: PromptInput, timeout: float | None
+        self, tracker: RunTracker, prompt: PromptInput, timeout: float | None, call: str
     ) -> RunResult:
         unsubscribe = self._hub.subscribe(tracker.accept)
         self._runs.add(tracker)
@@ -470,7 +485,9 @@ class HarnessClient:
             None if timeout is None else loop.call_later(timeout, self._time_out, tracker, timeout)
         )
         try:
-            if self._lost_error is not None:
+            if self._shutdown is not None:
+                tracker.fail(ClientClosedError.after_shutdown(call))
+            elif self._lost_error is not None:
                 tracker.fail(self._lost_error)
             else:
                 params = SessionPromptParams(
@@ -624,7 +641,7 @@ class HarnessClient:
                 raise self._lost_error.with_traceback(None) from error
             if isinstance(error, TransportClosedError):
                 if self._shutdown is not None:
-                    raise ClientClosedError("this call") from error
+                    raise ClientClosedError.pending("this call") from error
                 if error.reason != "closed":
                     lost = await asyncio.shield(self._lost)
                     raise lost.with_traceback(None) from error
@@ -645,7 +662,7 @@ class HarnessClient:
         error = lost
         if self._shutdown is not None:
             # The client's own shutdown ended the runtime: say so, and keep what happened.
-            error = ClientClosedError("what was pending")
+            error = ClientClosedError.pending("what was pending")
             error.__cause__ = lost
         self._lost_error = error
         self._lost.set_result(error)

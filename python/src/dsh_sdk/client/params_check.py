@@ -13,7 +13,7 @@ __all__ = ["require_valid"]
 
 def require_valid(method: str, params: WireObject) -> None:
     """Raises `InvalidParamsError` listing every violation when `params`, as they would go on
-    the wire, break the schema of `method`'s params."""
+    the wire, break the schema of `method`'s params; its message names the attributes too."""
     violations = PARAMS_VALIDATORS[method](encode(params))
     if violations:
-        raise InvalidParamsError(method, violations)
+        raise InvalidParamsError(method, violations, params)

@@ -1,0 +1,11 @@
+import { compile } from 'json-schema-to-typescript';
+import { loadProtocols } from '../src/protocols/load-protocol.js';
+import { buildSchemaBundle } from '../src/schema/bundle.js';
+import { withoutIdlAnnotations, reachableDefinitions } from '../src/emit/ts-types.js';
+const [p] = loadProtocols('/work/wt/i26-codegen', 'acp');
+const bundle = buildSchemaBundle(p!.model, p!.targets.schemaId);
+const defs = withoutIdlAnnotations(bundle.definitions);
+const s = defs['TextContentBlock'] as object;
+console.log(JSON.stringify(s));
+const opts = { bannerComment: '', additionalProperties: false, declareExternallyReferenced: false, format: false, unknownAny: true } as const;
+console.log(await compile({ ...structuredClone(s), definitions: reachableDefinitions(s, defs) } as never, 'TextContentBlock', opts));

@@ -1,0 +1,13 @@
+import { FormatPool } from '../src/printer/format-pool.js';
+import { loadProtocols } from '../src/protocols/load-protocol.js';
+import { renderProtocol } from '../src/render.js';
+const root = '/work/wt/i26-codegen';
+const pool = new FormatPool(root);
+const orig = (pool as any).format.bind(pool);
+const t0 = performance.now();
+(pool as any).format = async (o: any) => { const t = performance.now(); const r = await orig(o); console.log(`${(t - t0).toFixed(0).padStart(6)} -> ${(performance.now() - t0).toFixed(0).padStart(6)} ${o.path} ${o.content.length}`); return r; };
+const ps = loadProtocols(root, undefined);
+console.log('loaded', (performance.now() - t0).toFixed(0));
+await Promise.all(ps.map((p) => renderProtocol(p, root, pool)));
+console.log('workers', (pool as any)['#workers']?.length);
+await pool.close();

@@ -1,0 +1,11 @@
+import { format } from 'prettier';
+import { loadProtocols } from '../src/protocols/load-protocol.js';
+import { buildSchemaBundle } from '../src/schema/bundle.js';
+import { tsValidatorsEmitter } from '../src/emit/ts-validators.js';
+const [p] = loadProtocols('/work/wt/i26-codegen', 'acp');
+const bundle = buildSchemaBundle(p!.model, p!.targets.schemaId);
+const [js] = await tsValidatorsEmitter.emit({ model: p!.model, bundle, target: p!.targets });
+console.log('size', js!.content.length, 'lines', js!.content.split('\n').length);
+const t = performance.now();
+const out = await format(js!.content, { parser: 'babel', printWidth: 100, singleQuote: true, trailingComma: 'all' });
+console.log('prettier', (performance.now() - t).toFixed(0), out.length);
