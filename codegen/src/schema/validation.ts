@@ -44,14 +44,11 @@ export function flattenVariants(union: TypeDef, model: Model): UnionVariant[] {
 }
 
 /**
- * A union's validator: dispatch on the discriminator (tagged), on the required members each
- * variant alone has (untagged), or JSON Schema's `anyOf` when a default variant may hold any value.
+ * A union's validator: dispatch on the discriminator (tagged; a default variant takes every value
+ * no known tag selects), or on the required members each variant alone has (untagged).
  */
 function unionSchema(type: TypeDef, model: Model): SchemaNode {
-  const union = type.union;
-  if (union?.discriminator === null) return selectByRequired(type);
-  if (union?.variants.some((v) => v.isDefault))
-    return { anyOf: union.variants.map((v) => ({ $ref: REF_PREFIX + v.typeName })) };
+  if (type.union?.discriminator === null) return selectByRequired(type);
   return dispatchSchema(type, model);
 }
 
@@ -90,6 +87,8 @@ function dispatchSchema(type: TypeDef, model: Model): SchemaNode {
     }),
     otherwise,
   );
+  // With a default variant the tag may be absent: a value without it is the default's.
+  if (variants.some((v) => v.isDefault)) return { type: 'object', ...chain };
   return {
     type: 'object',
     required: [discriminator],

@@ -3,7 +3,7 @@
 
 /* eslint-disable */
 'use strict';
-export const validateWriteTextFileRequest = validate1092;
+export const validateWriteTextFileRequest = validate1089;
 const schema13 = {
   type: 'object',
   properties: {
@@ -128,7 +128,7 @@ function validate40(
   return errors === 0;
 }
 
-function validate1092(
+function validate1089(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -331,11 +331,11 @@ function validate1092(
     }
     errors++;
   }
-  validate1092.errors = vErrors;
+  validate1089.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWriteTextFileResponse = validate1096;
+export const validateWriteTextFileResponse = validate1093;
 const schema16 = {
   type: 'object',
   properties: {
@@ -347,7 +347,7 @@ const schema16 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1096(
+function validate1093(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -458,11 +458,11 @@ function validate1096(
     }
     errors++;
   }
-  validate1096.errors = vErrors;
+  validate1093.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReadTextFileRequest = validate1099;
+export const validateReadTextFileRequest = validate1096;
 const schema18 = {
   type: 'object',
   properties: {
@@ -479,7 +479,7 @@ const schema18 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1099(
+function validate1096(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -756,11 +756,11 @@ function validate1099(
     }
     errors++;
   }
-  validate1099.errors = vErrors;
+  validate1096.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReadTextFileResponse = validate1103;
+export const validateReadTextFileResponse = validate1100;
 const schema20 = {
   type: 'object',
   properties: {
@@ -774,7 +774,7 @@ const schema20 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1103(
+function validate1100(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -917,11 +917,11 @@ function validate1103(
     }
     errors++;
   }
-  validate1103.errors = vErrors;
+  validate1100.errors = vErrors;
   return errors === 0;
 }
 
-export const validateRequestPermissionRequest = validate1106;
+export const validateRequestPermissionRequest = validate1103;
 const schema22 = {
   type: 'object',
   properties: {
@@ -7292,7 +7292,7 @@ function validate180(
   return errors === 0;
 }
 
-function validate1106(
+function validate1103(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -7512,11 +7512,11 @@ function validate1106(
     }
     errors++;
   }
-  validate1106.errors = vErrors;
+  validate1103.errors = vErrors;
   return errors === 0;
 }
 
-export const validateRequestPermissionResponse = validate1112;
+export const validateRequestPermissionResponse = validate1109;
 const schema56 = {
   type: 'object',
   properties: {
@@ -8105,7 +8105,7 @@ function validate197(
   return errors === 0;
 }
 
-function validate1112(
+function validate1109(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8244,11 +8244,11 @@ function validate1112(
     }
     errors++;
   }
-  validate1112.errors = vErrors;
+  validate1109.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCreateTerminalRequest = validate1116;
+export const validateCreateTerminalRequest = validate1113;
 const schema62 = {
   type: 'object',
   properties: {
@@ -8472,7 +8472,7 @@ function validate220(
   return errors === 0;
 }
 
-function validate1116(
+function validate1113(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -8891,11 +8891,11 @@ function validate1116(
     }
     errors++;
   }
-  validate1116.errors = vErrors;
+  validate1113.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCreateTerminalResponse = validate1121;
+export const validateCreateTerminalResponse = validate1118;
 const schema65 = {
   type: 'object',
   properties: {
@@ -8909,7 +8909,7 @@ const schema65 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1121(
+function validate1118(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9048,11 +9048,11 @@ function validate1121(
     }
     errors++;
   }
-  validate1121.errors = vErrors;
+  validate1118.errors = vErrors;
   return errors === 0;
 }
 
-export const validateTerminalOutputRequest = validate1125;
+export const validateTerminalOutputRequest = validate1122;
 const schema67 = {
   type: 'object',
   properties: {
@@ -9067,7 +9067,7 @@ const schema67 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1125(
+function validate1122(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9234,11 +9234,11 @@ function validate1125(
     }
     errors++;
   }
-  validate1125.errors = vErrors;
+  validate1122.errors = vErrors;
   return errors === 0;
 }
 
-export const validateTerminalOutputResponse = validate1130;
+export const validateTerminalOutputResponse = validate1127;
 const schema69 = {
   type: 'object',
   properties: {
@@ -9512,7 +9512,7 @@ function validate254(
   return errors === 0;
 }
 
-function validate1130(
+function validate1127(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9782,11 +9782,11 @@ function validate1130(
     }
     errors++;
   }
-  validate1130.errors = vErrors;
+  validate1127.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReleaseTerminalRequest = validate1134;
+export const validateReleaseTerminalRequest = validate1131;
 const schema72 = {
   type: 'object',
   properties: {
@@ -9801,7 +9801,7 @@ const schema72 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1134(
+function validate1131(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -9968,11 +9968,11 @@ function validate1134(
     }
     errors++;
   }
-  validate1134.errors = vErrors;
+  validate1131.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReleaseTerminalResponse = validate1139;
+export const validateReleaseTerminalResponse = validate1136;
 const schema74 = {
   type: 'object',
   properties: {
@@ -9984,7 +9984,7 @@ const schema74 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1139(
+function validate1136(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10095,11 +10095,11 @@ function validate1139(
     }
     errors++;
   }
-  validate1139.errors = vErrors;
+  validate1136.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWaitForTerminalExitRequest = validate1142;
+export const validateWaitForTerminalExitRequest = validate1139;
 const schema76 = {
   type: 'object',
   properties: {
@@ -10114,7 +10114,7 @@ const schema76 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1142(
+function validate1139(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10281,11 +10281,11 @@ function validate1142(
     }
     errors++;
   }
-  validate1142.errors = vErrors;
+  validate1139.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWaitForTerminalExitResponse = validate1147;
+export const validateWaitForTerminalExitResponse = validate1144;
 const schema78 = {
   type: 'object',
   properties: {
@@ -10302,7 +10302,7 @@ const schema78 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1147(
+function validate1144(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10538,11 +10538,11 @@ function validate1147(
     }
     errors++;
   }
-  validate1147.errors = vErrors;
+  validate1144.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKillTerminalRequest = validate1150;
+export const validateKillTerminalRequest = validate1147;
 const schema80 = {
   type: 'object',
   properties: {
@@ -10557,7 +10557,7 @@ const schema80 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1150(
+function validate1147(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10724,11 +10724,11 @@ function validate1150(
     }
     errors++;
   }
-  validate1150.errors = vErrors;
+  validate1147.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKillTerminalResponse = validate1155;
+export const validateKillTerminalResponse = validate1152;
 const schema82 = {
   type: 'object',
   properties: {
@@ -10740,7 +10740,7 @@ const schema82 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1155(
+function validate1152(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -10851,11 +10851,11 @@ function validate1155(
     }
     errors++;
   }
-  validate1155.errors = vErrors;
+  validate1152.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCreateElicitationRequest = validate1158;
+export const validateCreateElicitationRequest = validate1155;
 const schema84 = {
   type: 'object',
   required: ['mode'],
@@ -13893,11 +13893,10 @@ const schema105 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 const schema106 = {
-  anyOf: [
-    { $ref: '#/definitions/TaggedStringMultiSelectItems' },
-    { $ref: '#/definitions/TitledMultiSelectItems' },
-    { $ref: '#/definitions/UnknownMultiSelectItems' },
-  ],
+  type: 'object',
+  if: { properties: { type: { const: 'string' } }, required: ['type'] },
+  then: { $ref: '#/definitions/TaggedStringMultiSelectItems' },
+  else: { $ref: '#/definitions/TitledMultiSelectItems' },
 };
 const schema107 = {
   type: 'object',
@@ -14355,106 +14354,14 @@ function validate393(
   return errors === 0;
 }
 
-const schema110 = {
-  type: 'object',
-  properties: { type: { type: 'string', not: { enum: ['string'] } } },
-  required: ['type'],
-  additionalProperties: { $ref: '#/definitions/OpenValue' },
-};
-
-function validate398(
+function validate385(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.type === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'type')) {
-        if (
-          !validate23(data[key0], {
-            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-            parentData: data,
-            parentDataProperty: key0,
-            rootData,
-          })
-        ) {
-          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    if (data.type !== undefined) {
-      let data1 = data.type;
-      if (typeof data1 !== 'string') {
-        const err1 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      const _errs5 = errors;
-      const _errs6 = errors;
-      if (!(data1 === 'string')) {
-        const err2 = {};
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      var valid2 = _errs6 === errors;
-      if (valid2) {
-        const err3 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/not',
-          keyword: 'not',
-          params: {},
-          message: 'must NOT be valid',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      } else {
-        errors = _errs5;
-        if (vErrors !== null) {
-          if (_errs5) {
-            vErrors.length = _errs5;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err4 = {
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
+    const err0 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -14462,72 +14369,82 @@ function validate398(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate398.errors = vErrors;
-  return errors === 0;
-}
-
-function validate385(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (!validate386(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs2 = errors;
-    if (!validate393(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if (!valid0) {
-      const _errs3 = errors;
-      if (!validate398(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if (!valid0) {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/anyOf',
-      keyword: 'anyOf',
-      params: {},
-      message: 'must match a schema in anyOf',
-    };
-    if (vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+  }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.type === undefined && (missing0 = 'type')) {
+      const err1 = {};
+      if (vErrors === null) {
+        vErrors = [err1];
       } else {
-        vErrors = null;
+        vErrors.push(err1);
+      }
+      errors++;
+    } else {
+      if (data.type !== undefined) {
+        if ('string' !== data.type) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate386(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'then';
+  } else {
+    const _errs5 = errors;
+    if (!validate393(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'else';
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: ifClause0 },
+      message: 'must match "' + ifClause0 + '" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
   }
   validate385.errors = vErrors;
   return errors === 0;
@@ -15089,7 +15006,7 @@ function validate382(
   return errors === 0;
 }
 
-const schema111 = {
+const schema110 = {
   type: 'object',
   properties: {
     type: { type: 'string', not: { enum: ['string', 'number', 'integer', 'boolean', 'array'] } },
@@ -15098,7 +15015,7 @@ const schema111 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate406(
+function validate403(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -15210,7 +15127,7 @@ function validate406(
     }
     errors++;
   }
-  validate406.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
@@ -15460,8 +15377,8 @@ function validate347(
             ifClause4 = 'then';
           } else {
             const _errs25 = errors;
-            if (!validate406(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
+            if (!validate403(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs25 === errors;
@@ -16226,7 +16143,7 @@ function validate326(
   return errors === 0;
 }
 
-const schema112 = {
+const schema111 = {
   type: 'object',
   properties: {
     mode: { type: 'string', const: 'url' },
@@ -16240,7 +16157,7 @@ const schema112 = {
   allOf: [{ $ref: '#/definitions/ElicitationUrlMode' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema113 = {
+const schema112 = {
   type: 'object',
   properties: {
     elicitationId: { allOf: [{ $ref: '#/definitions/ElicitationId' }] },
@@ -16250,9 +16167,9 @@ const schema113 = {
   allOf: [{ $ref: '#/definitions/ElicitationScope' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema114 = { type: 'string' };
+const schema113 = { type: 'string' };
 
-function validate420(
+function validate417(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -16273,11 +16190,11 @@ function validate420(
     }
     errors++;
   }
-  validate420.errors = vErrors;
+  validate417.errors = vErrors;
   return errors === 0;
 }
 
-function validate417(
+function validate414(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -16335,14 +16252,14 @@ function validate417(
     }
     if (data.elicitationId !== undefined) {
       if (
-        !validate420(data.elicitationId, {
+        !validate417(data.elicitationId, {
           instancePath: instancePath + '/elicitationId',
           parentData: data,
           parentDataProperty: 'elicitationId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
+        vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
         errors = vErrors.length;
       }
     }
@@ -16378,18 +16295,18 @@ function validate417(
     }
     errors++;
   }
-  validate417.errors = vErrors;
+  validate414.errors = vErrors;
   return errors === 0;
 }
 
-function validate416(
+function validate413(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate417(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
+  if (!validate414(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -16577,11 +16494,11 @@ function validate416(
     }
     errors++;
   }
-  validate416.errors = vErrors;
+  validate413.errors = vErrors;
   return errors === 0;
 }
 
-const schema115 = {
+const schema114 = {
   type: 'object',
   properties: {
     mode: { type: 'string', not: { enum: ['form', 'url'] } },
@@ -16596,7 +16513,7 @@ const schema115 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate426(
+function validate423(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -16812,11 +16729,11 @@ function validate426(
     }
     errors++;
   }
-  validate426.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-function validate1158(
+function validate1155(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -16909,8 +16826,8 @@ function validate1158(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate416(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
+      if (!validate413(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -16918,8 +16835,8 @@ function validate1158(
       ifClause1 = 'then';
     } else {
       const _errs10 = errors;
-      if (!validate426(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
+      if (!validate423(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs10 === errors;
@@ -17008,12 +16925,12 @@ function validate1158(
     }
     errors++;
   }
-  validate1158.errors = vErrors;
+  validate1155.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCreateElicitationResponse = validate1162;
-const schema117 = {
+export const validateCreateElicitationResponse = validate1159;
+const schema116 = {
   type: 'object',
   required: ['action'],
   properties: { action: { type: 'string' } },
@@ -17029,7 +16946,7 @@ const schema117 = {
     },
   },
 };
-const schema118 = {
+const schema117 = {
   type: 'object',
   properties: {
     action: { type: 'string', const: 'accept' },
@@ -17042,7 +16959,7 @@ const schema118 = {
   allOf: [{ $ref: '#/definitions/ElicitationAcceptAction' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema119 = {
+const schema118 = {
   type: 'object',
   properties: {
     content: {
@@ -17052,14 +16969,14 @@ const schema119 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema120 = {
+const schema119 = {
   type: ['string', 'integer', 'number', 'boolean', 'array'],
   items: { type: 'string' },
   minimum: -9007199254740991,
   maximum: 9007199254740991,
 };
 
-function validate441(
+function validate438(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17075,7 +16992,7 @@ function validate441(
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
-      params: { type: schema120.type },
+      params: { type: schema119.type },
       message: 'must be string,integer,number,boolean,array',
     };
     if (vErrors === null) {
@@ -17137,11 +17054,11 @@ function validate441(
       }
     }
   }
-  validate441.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
 
-function validate439(
+function validate436(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17170,7 +17087,7 @@ function validate439(
           instancePath: instancePath + '/content',
           schemaPath: '#/properties/content/type',
           keyword: 'type',
-          params: { type: schema119.properties.content.type },
+          params: { type: schema118.properties.content.type },
           message: 'must be object,null',
         };
         if (vErrors === null) {
@@ -17183,7 +17100,7 @@ function validate439(
       if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (
-            !validate441(data1[key1], {
+            !validate438(data1[key1], {
               instancePath:
                 instancePath + '/content/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
               parentData: data1,
@@ -17191,7 +17108,7 @@ function validate439(
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
+            vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
             errors = vErrors.length;
           }
         }
@@ -17212,18 +17129,18 @@ function validate439(
     }
     errors++;
   }
-  validate439.errors = vErrors;
+  validate436.errors = vErrors;
   return errors === 0;
 }
 
-function validate438(
+function validate435(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate439(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
+  if (!validate436(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -17379,11 +17296,11 @@ function validate438(
     }
     errors++;
   }
-  validate438.errors = vErrors;
+  validate435.errors = vErrors;
   return errors === 0;
 }
 
-const schema121 = {
+const schema120 = {
   type: 'object',
   properties: {
     action: { type: 'string', const: 'decline' },
@@ -17396,7 +17313,7 @@ const schema121 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate447(
+function validate444(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17555,11 +17472,11 @@ function validate447(
     }
     errors++;
   }
-  validate447.errors = vErrors;
+  validate444.errors = vErrors;
   return errors === 0;
 }
 
-const schema122 = {
+const schema121 = {
   type: 'object',
   properties: {
     action: { type: 'string', const: 'cancel' },
@@ -17572,7 +17489,7 @@ const schema122 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate451(
+function validate448(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17731,11 +17648,11 @@ function validate451(
     }
     errors++;
   }
-  validate451.errors = vErrors;
+  validate448.errors = vErrors;
   return errors === 0;
 }
 
-const schema123 = {
+const schema122 = {
   type: 'object',
   properties: {
     action: { type: 'string', not: { enum: ['accept', 'decline', 'cancel'] } },
@@ -17748,7 +17665,7 @@ const schema123 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate455(
+function validate452(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17928,11 +17845,11 @@ function validate455(
     }
     errors++;
   }
-  validate455.errors = vErrors;
+  validate452.errors = vErrors;
   return errors === 0;
 }
 
-function validate1162(
+function validate1159(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -17977,8 +17894,8 @@ function validate1162(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate438(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+    if (!validate435(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -18025,8 +17942,8 @@ function validate1162(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate447(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
+      if (!validate444(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -18073,8 +17990,8 @@ function validate1162(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate451(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
+        if (!validate448(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -18082,8 +17999,8 @@ function validate1162(
         ifClause2 = 'then';
       } else {
         const _errs15 = errors;
-        if (!validate455(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+        if (!validate452(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs15 === errors;
@@ -18191,12 +18108,12 @@ function validate1162(
     }
     errors++;
   }
-  validate1162.errors = vErrors;
+  validate1159.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeRequest = validate1167;
-const schema125 = {
+export const validateInitializeRequest = validate1164;
+const schema124 = {
   type: 'object',
   properties: {
     protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
@@ -18229,9 +18146,9 @@ const schema125 = {
   required: ['protocolVersion'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema126 = { type: 'integer', format: 'uint16', minimum: 0, maximum: 65535 };
+const schema125 = { type: 'integer', format: 'uint16', minimum: 0, maximum: 65535 };
 
-function validate467(
+function validate464(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18284,11 +18201,11 @@ function validate467(
       errors++;
     }
   }
-  validate467.errors = vErrors;
+  validate464.errors = vErrors;
   return errors === 0;
 }
 
-const schema127 = {
+const schema126 = {
   type: 'object',
   properties: {
     fs: {
@@ -18318,7 +18235,7 @@ const schema127 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema128 = {
+const schema127 = {
   type: 'object',
   properties: {
     readTextFile: { if: { type: 'boolean', default: false }, else: { 'x-lenient-default': false } },
@@ -18334,7 +18251,7 @@ const schema128 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate471(
+function validate468(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18537,11 +18454,11 @@ function validate471(
     }
     errors++;
   }
-  validate471.errors = vErrors;
+  validate468.errors = vErrors;
   return errors === 0;
 }
 
-const schema129 = {
+const schema128 = {
   type: 'object',
   properties: {
     compaction: {
@@ -18563,9 +18480,9 @@ const schema129 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema130 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
+const schema129 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate477(
+function validate474(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18600,11 +18517,11 @@ function validate477(
     }
     errors++;
   }
-  validate477.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-const schema131 = {
+const schema130 = {
   type: 'object',
   properties: {
     boolean: {
@@ -18618,7 +18535,7 @@ const schema131 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema132 = {
+const schema131 = {
   type: 'object',
   properties: {
     _meta: {
@@ -18629,7 +18546,7 @@ const schema132 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate482(
+function validate479(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18740,11 +18657,11 @@ function validate482(
     }
     errors++;
   }
-  validate482.errors = vErrors;
+  validate479.errors = vErrors;
   return errors === 0;
 }
 
-function validate480(
+function validate477(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18775,14 +18692,14 @@ function validate480(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate482(data1, {
+        !validate479(data1, {
           instancePath: instancePath + '/boolean',
           parentData: data,
           parentDataProperty: 'boolean',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
+        vErrors = vErrors === null ? validate479.errors : vErrors.concat(validate479.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -18945,13 +18862,13 @@ function validate480(
     }
     errors++;
   }
-  validate480.errors = vErrors;
+  validate477.errors = vErrors;
   return errors === 0;
 }
 
-const schema133 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
+const schema132 = { type: 'object', additionalProperties: { $ref: '#/definitions/OpenValue' } };
 
-function validate488(
+function validate485(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -18986,11 +18903,11 @@ function validate488(
     }
     errors++;
   }
-  validate488.errors = vErrors;
+  validate485.errors = vErrors;
   return errors === 0;
 }
 
-function validate475(
+function validate472(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -19026,14 +18943,14 @@ function validate475(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate477(data1, {
+        !validate474(data1, {
           instancePath: instancePath + '/compaction',
           parentData: data,
           parentDataProperty: 'compaction',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
+        vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -19116,14 +19033,14 @@ function validate475(
       let valid5 = false;
       const _errs15 = errors;
       if (
-        !validate480(data2, {
+        !validate477(data2, {
           instancePath: instancePath + '/configOptions',
           parentData: data,
           parentDataProperty: 'configOptions',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate480.errors : vErrors.concat(validate480.errors);
+        vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs15 === errors;
@@ -19206,14 +19123,14 @@ function validate475(
       let valid7 = false;
       const _errs23 = errors;
       if (
-        !validate488(data3, {
+        !validate485(data3, {
           instancePath: instancePath + '/notices',
           parentData: data,
           parentDataProperty: 'notices',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
+        vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
         errors = vErrors.length;
       }
       var _valid5 = _errs23 === errors;
@@ -19376,11 +19293,11 @@ function validate475(
     }
     errors++;
   }
-  validate475.errors = vErrors;
+  validate472.errors = vErrors;
   return errors === 0;
 }
 
-const schema134 = {
+const schema133 = {
   type: 'object',
   properties: {
     terminal: { if: { type: 'boolean', default: false }, else: { 'x-lenient-default': false } },
@@ -19392,7 +19309,7 @@ const schema134 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate493(
+function validate490(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -19549,11 +19466,11 @@ function validate493(
     }
     errors++;
   }
-  validate493.errors = vErrors;
+  validate490.errors = vErrors;
   return errors === 0;
 }
 
-const schema135 = {
+const schema134 = {
   type: 'object',
   properties: {
     form: {
@@ -19571,6 +19488,132 @@ const schema135 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
+const schema135 = {
+  type: 'object',
+  properties: {
+    _meta: {
+      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
+      else: { 'x-lenient-drop': true },
+    },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate496(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === '_meta')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data._meta !== undefined) {
+      let data1 = data._meta;
+      const _errs4 = errors;
+      let valid2 = true;
+      const _errs5 = errors;
+      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
+        const err0 = {};
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (errors === _errs5) {
+        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+          for (const key1 in data1) {
+            const _errs8 = errors;
+            if (
+              !validate23(data1[key1], {
+                instancePath:
+                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+                parentData: data1,
+                parentDataProperty: key1,
+                rootData,
+              })
+            ) {
+              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              errors = vErrors.length;
+            }
+            var valid3 = _errs8 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+      }
+      var _valid0 = _errs5 === errors;
+      errors = _errs4;
+      if (vErrors !== null) {
+        if (_errs4) {
+          vErrors.length = _errs4;
+        } else {
+          vErrors = null;
+        }
+      }
+      if (!_valid0) {
+        const _errs9 = errors;
+        if (data !== undefined) {
+          if (Array.isArray(data)) {
+            data['_meta'] = undefined;
+          } else {
+            delete data['_meta'];
+          }
+        }
+        var _valid0 = _errs9 === errors;
+        valid2 = _valid0;
+      }
+      if (!valid2) {
+        const err1 = {
+          instancePath: instancePath + '/_meta',
+          schemaPath: '#/properties/_meta/if',
+          keyword: 'if',
+          params: { failingKeyword: 'else' },
+          message: 'must match "else" schema',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate496.errors = vErrors;
+  return errors === 0;
+}
+
 const schema136 = {
   type: 'object',
   properties: {
@@ -19582,7 +19625,7 @@ const schema136 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate499(
+function validate500(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -19693,137 +19736,11 @@ function validate499(
     }
     errors++;
   }
-  validate499.errors = vErrors;
+  validate500.errors = vErrors;
   return errors === 0;
 }
 
-const schema137 = {
-  type: 'object',
-  properties: {
-    _meta: {
-      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
-      else: { 'x-lenient-drop': true },
-    },
-  },
-  additionalProperties: { $ref: '#/definitions/OpenValue' },
-};
-
-function validate503(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === '_meta')) {
-        if (
-          !validate23(data[key0], {
-            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-            parentData: data,
-            parentDataProperty: key0,
-            rootData,
-          })
-        ) {
-          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    if (data._meta !== undefined) {
-      let data1 = data._meta;
-      const _errs4 = errors;
-      let valid2 = true;
-      const _errs5 = errors;
-      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
-        const err0 = {};
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors === _errs5) {
-        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-          for (const key1 in data1) {
-            const _errs8 = errors;
-            if (
-              !validate23(data1[key1], {
-                instancePath:
-                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data1,
-                parentDataProperty: key1,
-                rootData,
-              })
-            ) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-              errors = vErrors.length;
-            }
-            var valid3 = _errs8 === errors;
-            if (!valid3) {
-              break;
-            }
-          }
-        }
-      }
-      var _valid0 = _errs5 === errors;
-      errors = _errs4;
-      if (vErrors !== null) {
-        if (_errs4) {
-          vErrors.length = _errs4;
-        } else {
-          vErrors = null;
-        }
-      }
-      if (!_valid0) {
-        const _errs9 = errors;
-        if (data !== undefined) {
-          if (Array.isArray(data)) {
-            data['_meta'] = undefined;
-          } else {
-            delete data['_meta'];
-          }
-        }
-        var _valid0 = _errs9 === errors;
-        valid2 = _valid0;
-      }
-      if (!valid2) {
-        const err1 = {
-          instancePath: instancePath + '/_meta',
-          schemaPath: '#/properties/_meta/if',
-          keyword: 'if',
-          params: { failingKeyword: 'else' },
-          message: 'must match "else" schema',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate503.errors = vErrors;
-  return errors === 0;
-}
-
-function validate497(
+function validate494(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -19854,14 +19771,14 @@ function validate497(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate499(data1, {
+        !validate496(data1, {
           instancePath: instancePath + '/form',
           parentData: data,
           parentDataProperty: 'form',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
+        vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -19944,14 +19861,14 @@ function validate497(
       let valid5 = false;
       const _errs15 = errors;
       if (
-        !validate503(data2, {
+        !validate500(data2, {
           instancePath: instancePath + '/url',
           parentData: data,
           parentDataProperty: 'url',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate503.errors : vErrors.concat(validate503.errors);
+        vErrors = vErrors === null ? validate500.errors : vErrors.concat(validate500.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs15 === errors;
@@ -20114,11 +20031,11 @@ function validate497(
     }
     errors++;
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
-function validate469(
+function validate466(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -20152,14 +20069,14 @@ function validate469(
       let valid2 = true;
       const _errs5 = errors;
       if (
-        !validate471(data.fs, {
+        !validate468(data.fs, {
           instancePath: instancePath + '/fs',
           parentData: data,
           parentDataProperty: 'fs',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
+        vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs5 === errors;
@@ -20250,14 +20167,14 @@ function validate469(
       let valid6 = false;
       const _errs17 = errors;
       if (
-        !validate475(data3, {
+        !validate472(data3, {
           instancePath: instancePath + '/session',
           parentData: data,
           parentDataProperty: 'session',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
+        vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs17 === errors;
@@ -20336,14 +20253,14 @@ function validate469(
       let valid7 = true;
       const _errs23 = errors;
       if (
-        !validate493(data.auth, {
+        !validate490(data.auth, {
           instancePath: instancePath + '/auth',
           parentData: data,
           parentDataProperty: 'auth',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate493.errors : vErrors.concat(validate493.errors);
+        vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
         errors = vErrors.length;
       }
       var _valid4 = _errs23 === errors;
@@ -20388,14 +20305,14 @@ function validate469(
       let valid10 = false;
       const _errs30 = errors;
       if (
-        !validate497(data5, {
+        !validate494(data5, {
           instancePath: instancePath + '/elicitation',
           parentData: data,
           parentDataProperty: 'elicitation',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
+        vErrors = vErrors === null ? validate494.errors : vErrors.concat(validate494.errors);
         errors = vErrors.length;
       }
       var _valid6 = _errs30 === errors;
@@ -20558,11 +20475,11 @@ function validate469(
     }
     errors++;
   }
-  validate469.errors = vErrors;
+  validate466.errors = vErrors;
   return errors === 0;
 }
 
-const schema138 = {
+const schema137 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -20577,7 +20494,7 @@ const schema138 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate511(
+function validate508(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -20803,11 +20720,11 @@ function validate511(
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-function validate1167(
+function validate1164(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -20851,14 +20768,14 @@ function validate1167(
     }
     if (data.protocolVersion !== undefined) {
       if (
-        !validate467(data.protocolVersion, {
+        !validate464(data.protocolVersion, {
           instancePath: instancePath + '/protocolVersion',
           parentData: data,
           parentDataProperty: 'protocolVersion',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate467.errors : vErrors.concat(validate467.errors);
+        vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
         errors = vErrors.length;
       }
     }
@@ -20867,14 +20784,14 @@ function validate1167(
       let valid3 = true;
       const _errs7 = errors;
       if (
-        !validate469(data.clientCapabilities, {
+        !validate466(data.clientCapabilities, {
           instancePath: instancePath + '/clientCapabilities',
           parentData: data,
           parentDataProperty: 'clientCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
+        vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
@@ -20921,14 +20838,14 @@ function validate1167(
       let valid6 = false;
       const _errs14 = errors;
       if (
-        !validate511(data3, {
+        !validate508(data3, {
           instancePath: instancePath + '/clientInfo',
           parentData: data,
           parentDataProperty: 'clientInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+        vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs14 === errors;
@@ -21091,12 +21008,12 @@ function validate1167(
     }
     errors++;
   }
-  validate1167.errors = vErrors;
+  validate1164.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInitializeResponse = validate1173;
-const schema140 = {
+export const validateInitializeResponse = validate1170;
+const schema139 = {
   type: 'object',
   properties: {
     protocolVersion: { allOf: [{ $ref: '#/definitions/ProtocolVersion' }] },
@@ -21142,7 +21059,7 @@ const schema140 = {
   required: ['protocolVersion'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema141 = {
+const schema140 = {
   type: 'object',
   properties: {
     loadSession: { if: { type: 'boolean', default: false }, else: { 'x-lenient-default': false } },
@@ -21175,7 +21092,7 @@ const schema141 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema142 = {
+const schema141 = {
   type: 'object',
   properties: {
     image: { if: { type: 'boolean', default: false }, else: { 'x-lenient-default': false } },
@@ -21192,7 +21109,7 @@ const schema142 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate527(
+function validate524(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -21446,11 +21363,11 @@ function validate527(
     }
     errors++;
   }
-  validate527.errors = vErrors;
+  validate524.errors = vErrors;
   return errors === 0;
 }
 
-const schema143 = {
+const schema142 = {
   type: 'object',
   properties: {
     http: { if: { type: 'boolean', default: false }, else: { 'x-lenient-default': false } },
@@ -21463,7 +21380,7 @@ const schema143 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate531(
+function validate528(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -21666,11 +21583,11 @@ function validate531(
     }
     errors++;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
-const schema144 = {
+const schema143 = {
   type: 'object',
   properties: {
     list: {
@@ -21705,7 +21622,7 @@ const schema144 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema145 = {
+const schema144 = {
   type: 'object',
   properties: {
     _meta: {
@@ -21716,7 +21633,7 @@ const schema145 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate537(
+function validate534(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -21827,7 +21744,133 @@ function validate537(
     }
     errors++;
   }
-  validate537.errors = vErrors;
+  validate534.errors = vErrors;
+  return errors === 0;
+}
+
+const schema145 = {
+  type: 'object',
+  properties: {
+    _meta: {
+      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
+      else: { 'x-lenient-drop': true },
+    },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate538(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === '_meta')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data._meta !== undefined) {
+      let data1 = data._meta;
+      const _errs4 = errors;
+      let valid2 = true;
+      const _errs5 = errors;
+      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
+        const err0 = {};
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (errors === _errs5) {
+        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+          for (const key1 in data1) {
+            const _errs8 = errors;
+            if (
+              !validate23(data1[key1], {
+                instancePath:
+                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+                parentData: data1,
+                parentDataProperty: key1,
+                rootData,
+              })
+            ) {
+              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              errors = vErrors.length;
+            }
+            var valid3 = _errs8 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+      }
+      var _valid0 = _errs5 === errors;
+      errors = _errs4;
+      if (vErrors !== null) {
+        if (_errs4) {
+          vErrors.length = _errs4;
+        } else {
+          vErrors = null;
+        }
+      }
+      if (!_valid0) {
+        const _errs9 = errors;
+        if (data !== undefined) {
+          if (Array.isArray(data)) {
+            data['_meta'] = undefined;
+          } else {
+            delete data['_meta'];
+          }
+        }
+        var _valid0 = _errs9 === errors;
+        valid2 = _valid0;
+      }
+      if (!valid2) {
+        const err1 = {
+          instancePath: instancePath + '/_meta',
+          schemaPath: '#/properties/_meta/if',
+          keyword: 'if',
+          params: { failingKeyword: 'else' },
+          message: 'must match "else" schema',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate538.errors = vErrors;
   return errors === 0;
 }
 
@@ -21842,7 +21885,7 @@ const schema146 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate541(
+function validate542(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -21953,7 +21996,7 @@ function validate541(
     }
     errors++;
   }
-  validate541.errors = vErrors;
+  validate542.errors = vErrors;
   return errors === 0;
 }
 
@@ -21968,7 +22011,7 @@ const schema147 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate545(
+function validate546(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -22079,7 +22122,7 @@ function validate545(
     }
     errors++;
   }
-  validate545.errors = vErrors;
+  validate546.errors = vErrors;
   return errors === 0;
 }
 
@@ -22094,7 +22137,7 @@ const schema148 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate549(
+function validate550(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -22205,137 +22248,11 @@ function validate549(
     }
     errors++;
   }
-  validate549.errors = vErrors;
+  validate550.errors = vErrors;
   return errors === 0;
 }
 
-const schema149 = {
-  type: 'object',
-  properties: {
-    _meta: {
-      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
-      else: { 'x-lenient-drop': true },
-    },
-  },
-  additionalProperties: { $ref: '#/definitions/OpenValue' },
-};
-
-function validate553(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === '_meta')) {
-        if (
-          !validate23(data[key0], {
-            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-            parentData: data,
-            parentDataProperty: key0,
-            rootData,
-          })
-        ) {
-          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    if (data._meta !== undefined) {
-      let data1 = data._meta;
-      const _errs4 = errors;
-      let valid2 = true;
-      const _errs5 = errors;
-      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
-        const err0 = {};
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors === _errs5) {
-        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-          for (const key1 in data1) {
-            const _errs8 = errors;
-            if (
-              !validate23(data1[key1], {
-                instancePath:
-                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data1,
-                parentDataProperty: key1,
-                rootData,
-              })
-            ) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-              errors = vErrors.length;
-            }
-            var valid3 = _errs8 === errors;
-            if (!valid3) {
-              break;
-            }
-          }
-        }
-      }
-      var _valid0 = _errs5 === errors;
-      errors = _errs4;
-      if (vErrors !== null) {
-        if (_errs4) {
-          vErrors.length = _errs4;
-        } else {
-          vErrors = null;
-        }
-      }
-      if (!_valid0) {
-        const _errs9 = errors;
-        if (data !== undefined) {
-          if (Array.isArray(data)) {
-            data['_meta'] = undefined;
-          } else {
-            delete data['_meta'];
-          }
-        }
-        var _valid0 = _errs9 === errors;
-        valid2 = _valid0;
-      }
-      if (!valid2) {
-        const err1 = {
-          instancePath: instancePath + '/_meta',
-          schemaPath: '#/properties/_meta/if',
-          keyword: 'if',
-          params: { failingKeyword: 'else' },
-          message: 'must match "else" schema',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate553.errors = vErrors;
-  return errors === 0;
-}
-
-function validate535(
+function validate532(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -22373,14 +22290,14 @@ function validate535(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate537(data1, {
+        !validate534(data1, {
           instancePath: instancePath + '/list',
           parentData: data,
           parentDataProperty: 'list',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
+        vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -22463,14 +22380,14 @@ function validate535(
       let valid5 = false;
       const _errs15 = errors;
       if (
-        !validate541(data2, {
+        !validate538(data2, {
           instancePath: instancePath + '/delete',
           parentData: data,
           parentDataProperty: 'delete',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate541.errors : vErrors.concat(validate541.errors);
+        vErrors = vErrors === null ? validate538.errors : vErrors.concat(validate538.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs15 === errors;
@@ -22553,14 +22470,14 @@ function validate535(
       let valid7 = false;
       const _errs23 = errors;
       if (
-        !validate545(data3, {
+        !validate542(data3, {
           instancePath: instancePath + '/additionalDirectories',
           parentData: data,
           parentDataProperty: 'additionalDirectories',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate545.errors : vErrors.concat(validate545.errors);
+        vErrors = vErrors === null ? validate542.errors : vErrors.concat(validate542.errors);
         errors = vErrors.length;
       }
       var _valid5 = _errs23 === errors;
@@ -22643,14 +22560,14 @@ function validate535(
       let valid9 = false;
       const _errs31 = errors;
       if (
-        !validate549(data4, {
+        !validate546(data4, {
           instancePath: instancePath + '/resume',
           parentData: data,
           parentDataProperty: 'resume',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate549.errors : vErrors.concat(validate549.errors);
+        vErrors = vErrors === null ? validate546.errors : vErrors.concat(validate546.errors);
         errors = vErrors.length;
       }
       var _valid7 = _errs31 === errors;
@@ -22733,14 +22650,14 @@ function validate535(
       let valid11 = false;
       const _errs39 = errors;
       if (
-        !validate553(data5, {
+        !validate550(data5, {
           instancePath: instancePath + '/close',
           parentData: data,
           parentDataProperty: 'close',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate553.errors : vErrors.concat(validate553.errors);
+        vErrors = vErrors === null ? validate550.errors : vErrors.concat(validate550.errors);
         errors = vErrors.length;
       }
       var _valid9 = _errs39 === errors;
@@ -22903,11 +22820,11 @@ function validate535(
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema149 = {
   type: 'object',
   properties: {
     logout: {
@@ -22921,7 +22838,7 @@ const schema150 = {
   },
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema151 = {
+const schema150 = {
   type: 'object',
   properties: {
     _meta: {
@@ -22932,7 +22849,7 @@ const schema151 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate561(
+function validate558(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -23043,11 +22960,11 @@ function validate561(
     }
     errors++;
   }
-  validate561.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-function validate559(
+function validate556(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -23078,14 +22995,14 @@ function validate559(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate561(data1, {
+        !validate558(data1, {
           instancePath: instancePath + '/logout',
           parentData: data,
           parentDataProperty: 'logout',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+        vErrors = vErrors === null ? validate558.errors : vErrors.concat(validate558.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -23248,11 +23165,11 @@ function validate559(
     }
     errors++;
   }
-  validate559.errors = vErrors;
+  validate556.errors = vErrors;
   return errors === 0;
 }
 
-function validate525(
+function validate522(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -23332,14 +23249,14 @@ function validate525(
       let valid3 = true;
       const _errs10 = errors;
       if (
-        !validate527(data.promptCapabilities, {
+        !validate524(data.promptCapabilities, {
           instancePath: instancePath + '/promptCapabilities',
           parentData: data,
           parentDataProperty: 'promptCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
+        vErrors = vErrors === null ? validate524.errors : vErrors.concat(validate524.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs10 === errors;
@@ -23382,14 +23299,14 @@ function validate525(
       let valid5 = true;
       const _errs15 = errors;
       if (
-        !validate531(data.mcpCapabilities, {
+        !validate528(data.mcpCapabilities, {
           instancePath: instancePath + '/mcpCapabilities',
           parentData: data,
           parentDataProperty: 'mcpCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
+        vErrors = vErrors === null ? validate528.errors : vErrors.concat(validate528.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs15 === errors;
@@ -23430,14 +23347,14 @@ function validate525(
       let valid7 = true;
       const _errs20 = errors;
       if (
-        !validate535(data.sessionCapabilities, {
+        !validate532(data.sessionCapabilities, {
           instancePath: instancePath + '/sessionCapabilities',
           parentData: data,
           parentDataProperty: 'sessionCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
+        vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs20 === errors;
@@ -23478,14 +23395,14 @@ function validate525(
       let valid9 = true;
       const _errs25 = errors;
       if (
-        !validate559(data.auth, {
+        !validate556(data.auth, {
           instancePath: instancePath + '/auth',
           parentData: data,
           parentDataProperty: 'auth',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate559.errors : vErrors.concat(validate559.errors);
+        vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
         errors = vErrors.length;
       }
       var _valid4 = _errs25 === errors;
@@ -23610,21 +23527,24 @@ function validate525(
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
-  anyOf: [{ $ref: '#/definitions/TerminalAuthMethod' }, { $ref: '#/definitions/AuthMethodAgent' }],
+const schema151 = {
+  type: 'object',
+  if: { properties: { type: { const: 'terminal' } }, required: ['type'] },
+  then: { $ref: '#/definitions/TerminalAuthMethod' },
+  else: { $ref: '#/definitions/AuthMethodAgent' },
 };
-const schema153 = {
+const schema152 = {
   type: 'object',
   properties: { type: { type: 'string', const: 'terminal' } },
   required: ['type'],
   allOf: [{ $ref: '#/definitions/AuthMethodTerminal' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema154 = {
+const schema153 = {
   type: 'object',
   properties: {
     id: { allOf: [{ $ref: '#/definitions/AuthMethodId' }] },
@@ -23648,9 +23568,9 @@ const schema154 = {
   required: ['id', 'name'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema155 = { type: 'string' };
+const schema154 = { type: 'string' };
 
-function validate573(
+function validate570(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -23671,11 +23591,11 @@ function validate573(
     }
     errors++;
   }
-  validate573.errors = vErrors;
+  validate570.errors = vErrors;
   return errors === 0;
 }
 
-function validate571(
+function validate568(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -23736,14 +23656,14 @@ function validate571(
     }
     if (data.id !== undefined) {
       if (
-        !validate573(data.id, {
+        !validate570(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+        vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
         errors = vErrors.length;
       }
     }
@@ -24080,18 +24000,18 @@ function validate571(
     }
     errors++;
   }
-  validate571.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
-function validate570(
+function validate567(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate571(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate571.errors : vErrors.concat(validate571.errors);
+  if (!validate568(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate568.errors : vErrors.concat(validate568.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -24173,11 +24093,11 @@ function validate570(
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-const schema156 = {
+const schema155 = {
   type: 'object',
   properties: {
     id: { allOf: [{ $ref: '#/definitions/AuthMethodId' }] },
@@ -24192,7 +24112,7 @@ const schema156 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate579(
+function validate576(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -24246,14 +24166,14 @@ function validate579(
     }
     if (data.id !== undefined) {
       if (
-        !validate573(data.id, {
+        !validate570(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+        vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
         errors = vErrors.length;
       }
     }
@@ -24414,41 +24334,23 @@ function validate579(
     }
     errors++;
   }
-  validate579.errors = vErrors;
+  validate576.errors = vErrors;
   return errors === 0;
 }
 
-function validate569(
+function validate566(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (!validate570(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs2 = errors;
-    if (!validate579(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate579.errors : vErrors.concat(validate579.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
     const err0 = {
       instancePath,
-      schemaPath: '#/anyOf',
-      keyword: 'anyOf',
-      params: {},
-      message: 'must match a schema in anyOf',
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
     };
     if (vErrors === null) {
       vErrors = [err0];
@@ -24456,21 +24358,83 @@ function validate569(
       vErrors.push(err0);
     }
     errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+  }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.type === undefined && (missing0 = 'type')) {
+      const err1 = {};
+      if (vErrors === null) {
+        vErrors = [err1];
       } else {
-        vErrors = null;
+        vErrors.push(err1);
+      }
+      errors++;
+    } else {
+      if (data.type !== undefined) {
+        if ('terminal' !== data.type) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   }
-  validate569.errors = vErrors;
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate567(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'then';
+  } else {
+    const _errs5 = errors;
+    if (!validate576(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate576.errors : vErrors.concat(validate576.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'else';
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: ifClause0 },
+      message: 'must match "' + ifClause0 + '" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate566.errors = vErrors;
   return errors === 0;
 }
 
-function validate1173(
+function validate1170(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -24515,14 +24479,14 @@ function validate1173(
     }
     if (data.protocolVersion !== undefined) {
       if (
-        !validate467(data.protocolVersion, {
+        !validate464(data.protocolVersion, {
           instancePath: instancePath + '/protocolVersion',
           parentData: data,
           parentDataProperty: 'protocolVersion',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate467.errors : vErrors.concat(validate467.errors);
+        vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
         errors = vErrors.length;
       }
     }
@@ -24531,14 +24495,14 @@ function validate1173(
       let valid3 = true;
       const _errs7 = errors;
       if (
-        !validate525(data.agentCapabilities, {
+        !validate522(data.agentCapabilities, {
           instancePath: instancePath + '/agentCapabilities',
           parentData: data,
           parentDataProperty: 'agentCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
+        vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
@@ -24591,14 +24555,14 @@ function validate1173(
             let valid7 = true;
             const _errs16 = errors;
             if (
-              !validate569(data3[i0], {
+              !validate566(data3[i0], {
                 instancePath: instancePath + '/authMethods/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+              vErrors = vErrors === null ? validate566.errors : vErrors.concat(validate566.errors);
               errors = vErrors.length;
             }
             var _valid2 = _errs16 === errors;
@@ -24692,14 +24656,14 @@ function validate1173(
       let valid9 = false;
       const _errs23 = errors;
       if (
-        !validate511(data5, {
+        !validate508(data5, {
           instancePath: instancePath + '/agentInfo',
           parentData: data,
           parentDataProperty: 'agentInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+        vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
         errors = vErrors.length;
       }
       var _valid4 = _errs23 === errors;
@@ -24862,12 +24826,12 @@ function validate1173(
     }
     errors++;
   }
-  validate1173.errors = vErrors;
+  validate1170.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAuthenticateRequest = validate1180;
-const schema158 = {
+export const validateAuthenticateRequest = validate1177;
+const schema157 = {
   type: 'object',
   properties: {
     methodId: { allOf: [{ $ref: '#/definitions/AuthMethodId' }] },
@@ -24880,7 +24844,7 @@ const schema158 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1180(
+function validate1177(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -24919,14 +24883,14 @@ function validate1180(
     }
     if (data.methodId !== undefined) {
       if (
-        !validate573(data.methodId, {
+        !validate570(data.methodId, {
           instancePath: instancePath + '/methodId',
           parentData: data,
           parentDataProperty: 'methodId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+        vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
         errors = vErrors.length;
       }
     }
@@ -25019,12 +24983,139 @@ function validate1180(
     }
     errors++;
   }
-  validate1180.errors = vErrors;
+  validate1177.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAuthenticateResponse = validate1184;
-const schema160 = {
+export const validateAuthenticateResponse = validate1181;
+const schema159 = {
+  type: 'object',
+  properties: {
+    _meta: {
+      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
+      else: { 'x-lenient-drop': true },
+    },
+  },
+  additionalProperties: { $ref: '#/definitions/OpenValue' },
+};
+
+function validate1181(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === '_meta')) {
+        if (
+          !validate23(data[key0], {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            parentData: data,
+            parentDataProperty: key0,
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    if (data._meta !== undefined) {
+      let data1 = data._meta;
+      const _errs4 = errors;
+      let valid2 = true;
+      const _errs5 = errors;
+      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
+        const err0 = {};
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (errors === _errs5) {
+        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+          for (const key1 in data1) {
+            const _errs8 = errors;
+            if (
+              !validate23(data1[key1], {
+                instancePath:
+                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+                parentData: data1,
+                parentDataProperty: key1,
+                rootData,
+              })
+            ) {
+              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              errors = vErrors.length;
+            }
+            var valid3 = _errs8 === errors;
+            if (!valid3) {
+              break;
+            }
+          }
+        }
+      }
+      var _valid0 = _errs5 === errors;
+      errors = _errs4;
+      if (vErrors !== null) {
+        if (_errs4) {
+          vErrors.length = _errs4;
+        } else {
+          vErrors = null;
+        }
+      }
+      if (!_valid0) {
+        const _errs9 = errors;
+        if (data !== undefined) {
+          if (Array.isArray(data)) {
+            data['_meta'] = undefined;
+          } else {
+            delete data['_meta'];
+          }
+        }
+        var _valid0 = _errs9 === errors;
+        valid2 = _valid0;
+      }
+      if (!valid2) {
+        const err1 = {
+          instancePath: instancePath + '/_meta',
+          schemaPath: '#/properties/_meta/if',
+          keyword: 'if',
+          params: { failingKeyword: 'else' },
+          message: 'must match "else" schema',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate1181.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateLogoutRequest = validate1184;
+const schema161 = {
   type: 'object',
   properties: {
     _meta: {
@@ -25150,8 +25241,8 @@ function validate1184(
   return errors === 0;
 }
 
-export const validateLogoutRequest = validate1187;
-const schema162 = {
+export const validateLogoutResponse = validate1187;
+const schema163 = {
   type: 'object',
   properties: {
     _meta: {
@@ -25277,135 +25368,8 @@ function validate1187(
   return errors === 0;
 }
 
-export const validateLogoutResponse = validate1190;
-const schema164 = {
-  type: 'object',
-  properties: {
-    _meta: {
-      if: { type: ['object', 'null'], additionalProperties: { $ref: '#/definitions/OpenValue' } },
-      else: { 'x-lenient-drop': true },
-    },
-  },
-  additionalProperties: { $ref: '#/definitions/OpenValue' },
-};
-
-function validate1190(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === '_meta')) {
-        if (
-          !validate23(data[key0], {
-            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
-            parentData: data,
-            parentDataProperty: key0,
-            rootData,
-          })
-        ) {
-          vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-          errors = vErrors.length;
-        }
-      }
-    }
-    if (data._meta !== undefined) {
-      let data1 = data._meta;
-      const _errs4 = errors;
-      let valid2 = true;
-      const _errs5 = errors;
-      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
-        const err0 = {};
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (errors === _errs5) {
-        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-          for (const key1 in data1) {
-            const _errs8 = errors;
-            if (
-              !validate23(data1[key1], {
-                instancePath:
-                  instancePath + '/_meta/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data1,
-                parentDataProperty: key1,
-                rootData,
-              })
-            ) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-              errors = vErrors.length;
-            }
-            var valid3 = _errs8 === errors;
-            if (!valid3) {
-              break;
-            }
-          }
-        }
-      }
-      var _valid0 = _errs5 === errors;
-      errors = _errs4;
-      if (vErrors !== null) {
-        if (_errs4) {
-          vErrors.length = _errs4;
-        } else {
-          vErrors = null;
-        }
-      }
-      if (!_valid0) {
-        const _errs9 = errors;
-        if (data !== undefined) {
-          if (Array.isArray(data)) {
-            data['_meta'] = undefined;
-          } else {
-            delete data['_meta'];
-          }
-        }
-        var _valid0 = _errs9 === errors;
-        valid2 = _valid0;
-      }
-      if (!valid2) {
-        const err1 = {
-          instancePath: instancePath + '/_meta',
-          schemaPath: '#/properties/_meta/if',
-          keyword: 'if',
-          params: { failingKeyword: 'else' },
-          message: 'must match "else" schema',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate1190.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateNewSessionRequest = validate1193;
-const schema166 = {
+export const validateNewSessionRequest = validate1190;
+const schema165 = {
   type: 'object',
   properties: {
     cwd: { type: 'string' },
@@ -25427,21 +25391,24 @@ const schema166 = {
   required: ['cwd', 'mcpServers'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema167 = {
-  anyOf: [
-    { $ref: '#/definitions/HttpMcpServer' },
-    { $ref: '#/definitions/SseMcpServer' },
-    { $ref: '#/definitions/McpServerStdio' },
-  ],
+const schema166 = {
+  type: 'object',
+  if: { properties: { type: { const: 'http' } }, required: ['type'] },
+  then: { $ref: '#/definitions/HttpMcpServer' },
+  else: {
+    if: { properties: { type: { const: 'sse' } }, required: ['type'] },
+    then: { $ref: '#/definitions/SseMcpServer' },
+    else: { $ref: '#/definitions/McpServerStdio' },
+  },
 };
-const schema168 = {
+const schema167 = {
   type: 'object',
   properties: { type: { type: 'string', const: 'http' } },
   required: ['type'],
   allOf: [{ $ref: '#/definitions/McpServerHttp' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema169 = {
+const schema168 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -25459,7 +25426,7 @@ const schema169 = {
   required: ['name', 'url', 'headers'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema170 = {
+const schema169 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -25473,7 +25440,7 @@ const schema170 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate636(
+function validate633(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -25648,11 +25615,11 @@ function validate636(
     }
     errors++;
   }
-  validate636.errors = vErrors;
+  validate633.errors = vErrors;
   return errors === 0;
 }
 
-function validate634(
+function validate631(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -25791,14 +25758,14 @@ function validate634(
           const len0 = data3.length;
           for (let i0 = 0; i0 < len0; i0++) {
             if (
-              !validate636(data3[i0], {
+              !validate633(data3[i0], {
                 instancePath: instancePath + '/headers/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate636.errors : vErrors.concat(validate636.errors);
+              vErrors = vErrors === null ? validate633.errors : vErrors.concat(validate633.errors);
               errors = vErrors.length;
             }
           }
@@ -25926,18 +25893,18 @@ function validate634(
     }
     errors++;
   }
-  validate634.errors = vErrors;
+  validate631.errors = vErrors;
   return errors === 0;
 }
 
-function validate633(
+function validate630(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate634(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate634.errors : vErrors.concat(validate634.errors);
+  if (!validate631(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -26019,18 +25986,18 @@ function validate633(
     }
     errors++;
   }
-  validate633.errors = vErrors;
+  validate630.errors = vErrors;
   return errors === 0;
 }
 
-const schema171 = {
+const schema170 = {
   type: 'object',
   properties: { type: { type: 'string', const: 'sse' } },
   required: ['type'],
   allOf: [{ $ref: '#/definitions/McpServerSse' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema172 = {
+const schema171 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -26049,7 +26016,7 @@ const schema172 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate645(
+function validate642(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -26188,14 +26155,14 @@ function validate645(
           const len0 = data3.length;
           for (let i0 = 0; i0 < len0; i0++) {
             if (
-              !validate636(data3[i0], {
+              !validate633(data3[i0], {
                 instancePath: instancePath + '/headers/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate636.errors : vErrors.concat(validate636.errors);
+              vErrors = vErrors === null ? validate633.errors : vErrors.concat(validate633.errors);
               errors = vErrors.length;
             }
           }
@@ -26323,18 +26290,18 @@ function validate645(
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
-function validate644(
+function validate641(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate645(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate645.errors : vErrors.concat(validate645.errors);
+  if (!validate642(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -26416,11 +26383,11 @@ function validate644(
     }
     errors++;
   }
-  validate644.errors = vErrors;
+  validate641.errors = vErrors;
   return errors === 0;
 }
 
-const schema173 = {
+const schema172 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -26444,7 +26411,7 @@ const schema173 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate652(
+function validate649(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -26827,50 +26794,23 @@ function validate652(
     }
     errors++;
   }
-  validate652.errors = vErrors;
+  validate649.errors = vErrors;
   return errors === 0;
 }
 
-function validate632(
+function validate629(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (!validate633(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate633.errors : vErrors.concat(validate633.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs2 = errors;
-    if (!validate644(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate644.errors : vErrors.concat(validate644.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if (!valid0) {
-      const _errs3 = errors;
-      if (!validate652(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if (!valid0) {
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
     const err0 = {
       instancePath,
-      schemaPath: '#/anyOf',
-      keyword: 'anyOf',
-      params: {},
-      message: 'must match a schema in anyOf',
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
     };
     if (vErrors === null) {
       vErrors = [err0];
@@ -26878,21 +26818,150 @@ function validate632(
       vErrors.push(err0);
     }
     errors++;
+  }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.type === undefined && (missing0 = 'type')) {
+      const err1 = {};
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    } else {
+      if (data.type !== undefined) {
+        if ('http' !== data.type) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate630(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'then';
   } else {
-    errors = _errs0;
+    const _errs5 = errors;
+    const _errs6 = errors;
+    let valid2 = true;
+    const _errs7 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      let missing1;
+      if (data.type === undefined && (missing1 = 'type')) {
+        const err3 = {};
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      } else {
+        if (data.type !== undefined) {
+          if ('sse' !== data.type) {
+            const err4 = {};
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    var _valid1 = _errs7 === errors;
+    errors = _errs6;
     if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+      if (_errs6) {
+        vErrors.length = _errs6;
       } else {
         vErrors = null;
       }
     }
+    let ifClause1;
+    if (_valid1) {
+      const _errs9 = errors;
+      if (!validate641(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
+        errors = vErrors.length;
+      }
+      var _valid1 = _errs9 === errors;
+      valid2 = _valid1;
+      ifClause1 = 'then';
+    } else {
+      const _errs10 = errors;
+      if (!validate649(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate649.errors : vErrors.concat(validate649.errors);
+        errors = vErrors.length;
+      }
+      var _valid1 = _errs10 === errors;
+      valid2 = _valid1;
+      ifClause1 = 'else';
+    }
+    if (!valid2) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/else/if',
+        keyword: 'if',
+        params: { failingKeyword: ifClause1 },
+        message: 'must match "' + ifClause1 + '" schema',
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'else';
   }
-  validate632.errors = vErrors;
+  if (!valid0) {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: ifClause0 },
+      message: 'must match "' + ifClause0 + '" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate629.errors = vErrors;
   return errors === 0;
 }
 
-function validate1193(
+function validate1190(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27092,14 +27161,14 @@ function validate1193(
           const len1 = data4.length;
           for (let i1 = 0; i1 < len1; i1++) {
             if (
-              !validate632(data4[i1], {
+              !validate629(data4[i1], {
                 instancePath: instancePath + '/mcpServers/' + i1,
                 parentData: data4,
                 parentDataProperty: i1,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -27227,12 +27296,12 @@ function validate1193(
     }
     errors++;
   }
-  validate1193.errors = vErrors;
+  validate1190.errors = vErrors;
   return errors === 0;
 }
 
-export const validateNewSessionResponse = validate1197;
-const schema175 = {
+export const validateNewSessionResponse = validate1194;
+const schema174 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -27259,7 +27328,7 @@ const schema175 = {
   required: ['sessionId'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema176 = {
+const schema175 = {
   type: 'object',
   properties: {
     currentModeId: { allOf: [{ $ref: '#/definitions/SessionModeId' }] },
@@ -27279,9 +27348,9 @@ const schema176 = {
   required: ['currentModeId', 'availableModes'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema177 = { type: 'string' };
+const schema176 = { type: 'string' };
 
-function validate670(
+function validate667(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27302,11 +27371,11 @@ function validate670(
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-const schema178 = {
+const schema177 = {
   type: 'object',
   properties: {
     id: { allOf: [{ $ref: '#/definitions/SessionModeId' }] },
@@ -27321,7 +27390,7 @@ const schema178 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate672(
+function validate669(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27375,14 +27444,14 @@ function validate672(
     }
     if (data.id !== undefined) {
       if (
-        !validate670(data.id, {
+        !validate667(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+        vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
         errors = vErrors.length;
       }
     }
@@ -27543,11 +27612,11 @@ function validate672(
     }
     errors++;
   }
-  validate672.errors = vErrors;
+  validate669.errors = vErrors;
   return errors === 0;
 }
 
-function validate668(
+function validate665(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27601,14 +27670,14 @@ function validate668(
     }
     if (data.currentModeId !== undefined) {
       if (
-        !validate670(data.currentModeId, {
+        !validate667(data.currentModeId, {
           instancePath: instancePath + '/currentModeId',
           parentData: data,
           parentDataProperty: 'currentModeId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+        vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
         errors = vErrors.length;
       }
     }
@@ -27627,14 +27696,14 @@ function validate668(
             let valid5 = true;
             const _errs11 = errors;
             if (
-              !validate672(data2[i0], {
+              !validate669(data2[i0], {
                 instancePath: instancePath + '/availableModes/' + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
+              vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs11 === errors;
@@ -27808,11 +27877,11 @@ function validate668(
     }
     errors++;
   }
-  validate668.errors = vErrors;
+  validate665.errors = vErrors;
   return errors === 0;
 }
 
-const schema179 = {
+const schema178 = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
@@ -27824,7 +27893,7 @@ const schema179 = {
     else: { properties: { type: { enum: ['select', 'boolean'] } } },
   },
 };
-const schema180 = {
+const schema179 = {
   type: 'object',
   properties: {
     type: { type: 'string', const: 'select' },
@@ -27844,7 +27913,7 @@ const schema180 = {
   allOf: [{ $ref: '#/definitions/SessionConfigSelect' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema181 = {
+const schema180 = {
   type: 'object',
   properties: {
     currentValue: { allOf: [{ $ref: '#/definitions/SessionConfigValueId' }] },
@@ -27853,9 +27922,9 @@ const schema181 = {
   required: ['currentValue', 'options'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema182 = { type: 'string' };
+const schema181 = { type: 'string' };
 
-function validate683(
+function validate680(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27876,18 +27945,18 @@ function validate683(
     }
     errors++;
   }
-  validate683.errors = vErrors;
+  validate680.errors = vErrors;
   return errors === 0;
 }
 
-const schema183 = {
+const schema182 = {
   anyOf: [
     { $ref: '#/definitions/UngroupedSessionConfigSelectOptions' },
     { $ref: '#/definitions/GroupedSessionConfigSelectOptions' },
   ],
 };
-const schema184 = { type: 'array', items: { $ref: '#/definitions/SessionConfigSelectOption' } };
-const schema185 = {
+const schema183 = { type: 'array', items: { $ref: '#/definitions/SessionConfigSelectOption' } };
+const schema184 = {
   type: 'object',
   properties: {
     value: { allOf: [{ $ref: '#/definitions/SessionConfigValueId' }] },
@@ -27902,7 +27971,7 @@ const schema185 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate687(
+function validate684(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -27956,14 +28025,14 @@ function validate687(
     }
     if (data.value !== undefined) {
       if (
-        !validate683(data.value, {
+        !validate680(data.value, {
           instancePath: instancePath + '/value',
           parentData: data,
           parentDataProperty: 'value',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+        vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
         errors = vErrors.length;
       }
     }
@@ -28124,11 +28193,11 @@ function validate687(
     }
     errors++;
   }
-  validate687.errors = vErrors;
+  validate684.errors = vErrors;
   return errors === 0;
 }
 
-function validate686(
+function validate683(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28138,14 +28207,14 @@ function validate686(
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
       if (
-        !validate687(data[i0], {
+        !validate684(data[i0], {
           instancePath: instancePath + '/' + i0,
           parentData: data,
           parentDataProperty: i0,
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+        vErrors = vErrors === null ? validate684.errors : vErrors.concat(validate684.errors);
         errors = vErrors.length;
       }
     }
@@ -28164,12 +28233,12 @@ function validate686(
     }
     errors++;
   }
-  validate686.errors = vErrors;
+  validate683.errors = vErrors;
   return errors === 0;
 }
 
-const schema186 = { type: 'array', items: { $ref: '#/definitions/SessionConfigSelectGroup' } };
-const schema187 = {
+const schema185 = { type: 'array', items: { $ref: '#/definitions/SessionConfigSelectGroup' } };
+const schema186 = {
   type: 'object',
   properties: {
     group: { allOf: [{ $ref: '#/definitions/SessionConfigGroupId' }] },
@@ -28193,9 +28262,9 @@ const schema187 = {
   required: ['group', 'name', 'options'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema188 = { type: 'string' };
+const schema187 = { type: 'string' };
 
-function validate696(
+function validate693(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28216,11 +28285,11 @@ function validate696(
     }
     errors++;
   }
-  validate696.errors = vErrors;
+  validate693.errors = vErrors;
   return errors === 0;
 }
 
-function validate694(
+function validate691(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28289,14 +28358,14 @@ function validate694(
     }
     if (data.group !== undefined) {
       if (
-        !validate696(data.group, {
+        !validate693(data.group, {
           instancePath: instancePath + '/group',
           parentData: data,
           parentDataProperty: 'group',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
+        vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
         errors = vErrors.length;
       }
     }
@@ -28332,14 +28401,14 @@ function validate694(
             let valid5 = true;
             const _errs13 = errors;
             if (
-              !validate687(data3[i0], {
+              !validate684(data3[i0], {
                 instancePath: instancePath + '/options/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+              vErrors = vErrors === null ? validate684.errors : vErrors.concat(validate684.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs13 === errors;
@@ -28513,11 +28582,11 @@ function validate694(
     }
     errors++;
   }
-  validate694.errors = vErrors;
+  validate691.errors = vErrors;
   return errors === 0;
 }
 
-function validate693(
+function validate690(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28527,14 +28596,14 @@ function validate693(
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
       if (
-        !validate694(data[i0], {
+        !validate691(data[i0], {
           instancePath: instancePath + '/' + i0,
           parentData: data,
           parentDataProperty: i0,
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
+        vErrors = vErrors === null ? validate691.errors : vErrors.concat(validate691.errors);
         errors = vErrors.length;
       }
     }
@@ -28553,11 +28622,11 @@ function validate693(
     }
     errors++;
   }
-  validate693.errors = vErrors;
+  validate690.errors = vErrors;
   return errors === 0;
 }
 
-function validate685(
+function validate682(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28566,16 +28635,16 @@ function validate685(
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!validate686(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+  if (!validate683(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!validate693(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
+    if (!validate690(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -28605,11 +28674,11 @@ function validate685(
       }
     }
   }
-  validate685.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-function validate681(
+function validate678(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28663,27 +28732,27 @@ function validate681(
     }
     if (data.currentValue !== undefined) {
       if (
-        !validate683(data.currentValue, {
+        !validate680(data.currentValue, {
           instancePath: instancePath + '/currentValue',
           parentData: data,
           parentDataProperty: 'currentValue',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+        vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
         errors = vErrors.length;
       }
     }
     if (data.options !== undefined) {
       if (
-        !validate685(data.options, {
+        !validate682(data.options, {
           instancePath: instancePath + '/options',
           parentData: data,
           parentDataProperty: 'options',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate685.errors : vErrors.concat(validate685.errors);
+        vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
         errors = vErrors.length;
       }
     }
@@ -28702,13 +28771,40 @@ function validate681(
     }
     errors++;
   }
-  validate681.errors = vErrors;
+  validate678.errors = vErrors;
+  return errors === 0;
+}
+
+const schema188 = { type: 'string' };
+
+function validate702(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate702.errors = vErrors;
   return errors === 0;
 }
 
 const schema189 = { type: 'string' };
 
-function validate705(
+function validate704(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -28729,45 +28825,18 @@ function validate705(
     }
     errors++;
   }
-  validate705.errors = vErrors;
+  validate704.errors = vErrors;
   return errors === 0;
 }
 
-const schema190 = { type: 'string' };
-
-function validate707(
+function validate677(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data !== 'string') {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'string' },
-      message: 'must be string',
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate707.errors = vErrors;
-  return errors === 0;
-}
-
-function validate680(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (!validate681(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate681.errors : vErrors.concat(validate681.errors);
+  if (!validate678(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate678.errors : vErrors.concat(validate678.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -28873,14 +28942,14 @@ function validate680(
     }
     if (data.id !== undefined) {
       if (
-        !validate705(data.id, {
+        !validate702(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+        vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
         errors = vErrors.length;
       }
     }
@@ -28961,14 +29030,14 @@ function validate680(
       let valid6 = false;
       const _errs19 = errors;
       if (
-        !validate707(data5, {
+        !validate704(data5, {
           instancePath: instancePath + '/category',
           parentData: data,
           parentDataProperty: 'category',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+        vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs19 === errors;
@@ -29131,11 +29200,11 @@ function validate680(
     }
     errors++;
   }
-  validate680.errors = vErrors;
+  validate677.errors = vErrors;
   return errors === 0;
 }
 
-const schema191 = {
+const schema190 = {
   type: 'object',
   properties: {
     type: { type: 'string', const: 'boolean' },
@@ -29155,14 +29224,14 @@ const schema191 = {
   allOf: [{ $ref: '#/definitions/SessionConfigBoolean' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema192 = {
+const schema191 = {
   type: 'object',
   properties: { currentValue: { type: 'boolean' } },
   required: ['currentValue'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate712(
+function validate709(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -29231,18 +29300,18 @@ function validate712(
     }
     errors++;
   }
-  validate712.errors = vErrors;
+  validate709.errors = vErrors;
   return errors === 0;
 }
 
-function validate711(
+function validate708(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate712(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
+  if (!validate709(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -29348,14 +29417,14 @@ function validate711(
     }
     if (data.id !== undefined) {
       if (
-        !validate705(data.id, {
+        !validate702(data.id, {
           instancePath: instancePath + '/id',
           parentData: data,
           parentDataProperty: 'id',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+        vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
         errors = vErrors.length;
       }
     }
@@ -29436,14 +29505,14 @@ function validate711(
       let valid6 = false;
       const _errs19 = errors;
       if (
-        !validate707(data5, {
+        !validate704(data5, {
           instancePath: instancePath + '/category',
           parentData: data,
           parentDataProperty: 'category',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+        vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs19 === errors;
@@ -29606,11 +29675,11 @@ function validate711(
     }
     errors++;
   }
-  validate711.errors = vErrors;
+  validate708.errors = vErrors;
   return errors === 0;
 }
 
-function validate679(
+function validate676(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -29655,8 +29724,8 @@ function validate679(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate680(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
+    if (!validate677(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate677.errors : vErrors.concat(validate677.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -29703,8 +29772,8 @@ function validate679(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate711(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate711.errors : vErrors.concat(validate711.errors);
+      if (!validate708(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -29720,7 +29789,7 @@ function validate679(
               instancePath: instancePath + '/type',
               schemaPath: '#/else/else/properties/type/enum',
               keyword: 'enum',
-              params: { allowedValues: schema179.else.else.properties.type.enum },
+              params: { allowedValues: schema178.else.else.properties.type.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -29818,11 +29887,11 @@ function validate679(
     }
     errors++;
   }
-  validate679.errors = vErrors;
+  validate676.errors = vErrors;
   return errors === 0;
 }
 
-function validate1197(
+function validate1194(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -29886,14 +29955,14 @@ function validate1197(
       let valid4 = false;
       const _errs9 = errors;
       if (
-        !validate668(data2, {
+        !validate665(data2, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -29991,14 +30060,14 @@ function validate1197(
             let valid7 = true;
             const _errs19 = errors;
             if (
-              !validate679(data3[i0], {
+              !validate676(data3[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs19 === errors;
@@ -30168,12 +30237,12 @@ function validate1197(
     }
     errors++;
   }
-  validate1197.errors = vErrors;
+  validate1194.errors = vErrors;
   return errors === 0;
 }
 
-export const validateLoadSessionRequest = validate1203;
-const schema194 = {
+export const validateLoadSessionRequest = validate1200;
+const schema193 = {
   type: 'object',
   properties: {
     mcpServers: {
@@ -30197,7 +30266,7 @@ const schema194 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1203(
+function validate1200(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -30308,14 +30377,14 @@ function validate1203(
           const len0 = data1.length;
           for (let i0 = 0; i0 < len0; i0++) {
             if (
-              !validate632(data1[i0], {
+              !validate629(data1[i0], {
                 instancePath: instancePath + '/mcpServers/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -30561,12 +30630,12 @@ function validate1203(
     }
     errors++;
   }
-  validate1203.errors = vErrors;
+  validate1200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateLoadSessionResponse = validate1208;
-const schema196 = {
+export const validateLoadSessionResponse = validate1205;
+const schema195 = {
   type: 'object',
   properties: {
     modes: {
@@ -30592,7 +30661,7 @@ const schema196 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1208(
+function validate1205(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -30623,14 +30692,14 @@ function validate1208(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate668(data1, {
+        !validate665(data1, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -30728,14 +30797,14 @@ function validate1208(
             let valid6 = true;
             const _errs17 = errors;
             if (
-              !validate679(data2[i0], {
+              !validate676(data2[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs17 === errors;
@@ -30905,12 +30974,12 @@ function validate1208(
     }
     errors++;
   }
-  validate1208.errors = vErrors;
+  validate1205.errors = vErrors;
   return errors === 0;
 }
 
-export const validateListSessionsRequest = validate1213;
-const schema198 = {
+export const validateListSessionsRequest = validate1210;
+const schema197 = {
   type: 'object',
   properties: {
     cwd: { type: ['string', 'null'] },
@@ -30923,7 +30992,7 @@ const schema198 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1213(
+function validate1210(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -30952,7 +31021,7 @@ function validate1213(
           instancePath: instancePath + '/cwd',
           schemaPath: '#/properties/cwd/type',
           keyword: 'type',
-          params: { type: schema198.properties.cwd.type },
+          params: { type: schema197.properties.cwd.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -30970,7 +31039,7 @@ function validate1213(
           instancePath: instancePath + '/cursor',
           schemaPath: '#/properties/cursor/type',
           keyword: 'type',
-          params: { type: schema198.properties.cursor.type },
+          params: { type: schema197.properties.cursor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -31070,12 +31139,12 @@ function validate1213(
     }
     errors++;
   }
-  validate1213.errors = vErrors;
+  validate1210.errors = vErrors;
   return errors === 0;
 }
 
-export const validateListSessionsResponse = validate1216;
-const schema200 = {
+export const validateListSessionsResponse = validate1213;
+const schema199 = {
   type: 'object',
   properties: {
     sessions: {
@@ -31095,7 +31164,7 @@ const schema200 = {
   required: ['sessions'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema201 = {
+const schema200 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -31119,7 +31188,7 @@ const schema201 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate761(
+function validate758(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -31508,11 +31577,11 @@ function validate761(
     }
     errors++;
   }
-  validate761.errors = vErrors;
+  validate758.errors = vErrors;
   return errors === 0;
 }
 
-function validate1216(
+function validate1213(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -31564,14 +31633,14 @@ function validate1216(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate761(data1[i0], {
+              !validate758(data1[i0], {
                 instancePath: instancePath + '/sessions/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate761.errors : vErrors.concat(validate761.errors);
+              vErrors = vErrors === null ? validate758.errors : vErrors.concat(validate758.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -31796,12 +31865,12 @@ function validate1216(
     }
     errors++;
   }
-  validate1216.errors = vErrors;
+  validate1213.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDeleteSessionRequest = validate1220;
-const schema203 = {
+export const validateDeleteSessionRequest = validate1217;
+const schema202 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -31814,7 +31883,7 @@ const schema203 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1220(
+function validate1217(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -31953,12 +32022,12 @@ function validate1220(
     }
     errors++;
   }
-  validate1220.errors = vErrors;
+  validate1217.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDeleteSessionResponse = validate1224;
-const schema205 = {
+export const validateDeleteSessionResponse = validate1221;
+const schema204 = {
   type: 'object',
   properties: {
     _meta: {
@@ -31969,7 +32038,7 @@ const schema205 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1224(
+function validate1221(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -32080,12 +32149,12 @@ function validate1224(
     }
     errors++;
   }
-  validate1224.errors = vErrors;
+  validate1221.errors = vErrors;
   return errors === 0;
 }
 
-export const validateResumeSessionRequest = validate1227;
-const schema207 = {
+export const validateResumeSessionRequest = validate1224;
+const schema206 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -32109,7 +32178,7 @@ const schema207 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1227(
+function validate1224(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -32323,14 +32392,14 @@ function validate1227(
           const len1 = data5.length;
           for (let i1 = 0; i1 < len1; i1++) {
             if (
-              !validate632(data5[i1], {
+              !validate629(data5[i1], {
                 instancePath: instancePath + '/mcpServers/' + i1,
                 parentData: data5,
                 parentDataProperty: i1,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -32458,12 +32527,12 @@ function validate1227(
     }
     errors++;
   }
-  validate1227.errors = vErrors;
+  validate1224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateResumeSessionResponse = validate1232;
-const schema209 = {
+export const validateResumeSessionResponse = validate1229;
+const schema208 = {
   type: 'object',
   properties: {
     modes: {
@@ -32489,7 +32558,7 @@ const schema209 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1232(
+function validate1229(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -32520,14 +32589,14 @@ function validate1232(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate668(data1, {
+        !validate665(data1, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -32625,14 +32694,14 @@ function validate1232(
             let valid6 = true;
             const _errs17 = errors;
             if (
-              !validate679(data2[i0], {
+              !validate676(data2[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs17 === errors;
@@ -32802,12 +32871,12 @@ function validate1232(
     }
     errors++;
   }
-  validate1232.errors = vErrors;
+  validate1229.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCloseSessionRequest = validate1237;
-const schema211 = {
+export const validateCloseSessionRequest = validate1234;
+const schema210 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -32820,7 +32889,7 @@ const schema211 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1237(
+function validate1234(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -32959,12 +33028,12 @@ function validate1237(
     }
     errors++;
   }
-  validate1237.errors = vErrors;
+  validate1234.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCloseSessionResponse = validate1241;
-const schema213 = {
+export const validateCloseSessionResponse = validate1238;
+const schema212 = {
   type: 'object',
   properties: {
     _meta: {
@@ -32975,7 +33044,7 @@ const schema213 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1241(
+function validate1238(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -33086,12 +33155,12 @@ function validate1241(
     }
     errors++;
   }
-  validate1241.errors = vErrors;
+  validate1238.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSetSessionModeRequest = validate1244;
-const schema215 = {
+export const validateSetSessionModeRequest = validate1241;
+const schema214 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -33105,7 +33174,7 @@ const schema215 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1244(
+function validate1241(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -33172,14 +33241,14 @@ function validate1244(
     }
     if (data.modeId !== undefined) {
       if (
-        !validate670(data.modeId, {
+        !validate667(data.modeId, {
           instancePath: instancePath + '/modeId',
           parentData: data,
           parentDataProperty: 'modeId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+        vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
         errors = vErrors.length;
       }
     }
@@ -33272,12 +33341,12 @@ function validate1244(
     }
     errors++;
   }
-  validate1244.errors = vErrors;
+  validate1241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSetSessionModeResponse = validate1249;
-const schema217 = {
+export const validateSetSessionModeResponse = validate1246;
+const schema216 = {
   type: 'object',
   properties: {
     _meta: {
@@ -33288,7 +33357,7 @@ const schema217 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1249(
+function validate1246(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -33399,18 +33468,18 @@ function validate1249(
     }
     errors++;
   }
-  validate1249.errors = vErrors;
+  validate1246.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSetSessionConfigOptionRequest = validate1252;
-const schema219 = {
-  anyOf: [
-    { $ref: '#/definitions/BooleanSetSessionConfigOptionRequest' },
-    { $ref: '#/definitions/ValueIdSetSessionConfigOptionRequest' },
-  ],
+export const validateSetSessionConfigOptionRequest = validate1249;
+const schema218 = {
+  type: 'object',
+  if: { properties: { type: { const: 'boolean' } }, required: ['type'] },
+  then: { $ref: '#/definitions/BooleanSetSessionConfigOptionRequest' },
+  else: { $ref: '#/definitions/ValueIdSetSessionConfigOptionRequest' },
 };
-const schema220 = {
+const schema219 = {
   type: 'object',
   properties: {
     type: { type: 'string', const: 'boolean' },
@@ -33426,7 +33495,7 @@ const schema220 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate854(
+function validate851(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -33562,14 +33631,14 @@ function validate854(
     }
     if (data.configId !== undefined) {
       if (
-        !validate705(data.configId, {
+        !validate702(data.configId, {
           instancePath: instancePath + '/configId',
           parentData: data,
           parentDataProperty: 'configId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+        vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
         errors = vErrors.length;
       }
     }
@@ -33679,11 +33748,11 @@ function validate854(
     }
     errors++;
   }
-  validate854.errors = vErrors;
+  validate851.errors = vErrors;
   return errors === 0;
 }
 
-const schema221 = {
+const schema220 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -33698,7 +33767,7 @@ const schema221 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate860(
+function validate857(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -33780,14 +33849,14 @@ function validate860(
     }
     if (data.configId !== undefined) {
       if (
-        !validate705(data.configId, {
+        !validate702(data.configId, {
           instancePath: instancePath + '/configId',
           parentData: data,
           parentDataProperty: 'configId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+        vErrors = vErrors === null ? validate702.errors : vErrors.concat(validate702.errors);
         errors = vErrors.length;
       }
     }
@@ -33867,14 +33936,14 @@ function validate860(
     }
     if (data.value !== undefined) {
       if (
-        !validate683(data.value, {
+        !validate680(data.value, {
           instancePath: instancePath + '/value',
           parentData: data,
           parentDataProperty: 'value',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+        vErrors = vErrors === null ? validate680.errors : vErrors.concat(validate680.errors);
         errors = vErrors.length;
       }
     }
@@ -33893,41 +33962,23 @@ function validate860(
     }
     errors++;
   }
-  validate860.errors = vErrors;
+  validate857.errors = vErrors;
   return errors === 0;
 }
 
-function validate1252(
+function validate1249(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (!validate854(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate854.errors : vErrors.concat(validate854.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs2 = errors;
-    if (!validate860(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate860.errors : vErrors.concat(validate860.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
     const err0 = {
       instancePath,
-      schemaPath: '#/anyOf',
-      keyword: 'anyOf',
-      params: {},
-      message: 'must match a schema in anyOf',
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
     };
     if (vErrors === null) {
       vErrors = [err0];
@@ -33935,22 +33986,84 @@ function validate1252(
       vErrors.push(err0);
     }
     errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+  }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.type === undefined && (missing0 = 'type')) {
+      const err1 = {};
+      if (vErrors === null) {
+        vErrors = [err1];
       } else {
-        vErrors = null;
+        vErrors.push(err1);
+      }
+      errors++;
+    } else {
+      if (data.type !== undefined) {
+        if ('boolean' !== data.type) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   }
-  validate1252.errors = vErrors;
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate851(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate851.errors : vErrors.concat(validate851.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'then';
+  } else {
+    const _errs5 = errors;
+    if (!validate857(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate857.errors : vErrors.concat(validate857.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'else';
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: ifClause0 },
+      message: 'must match "' + ifClause0 + '" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate1249.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSetSessionConfigOptionResponse = validate1255;
-const schema223 = {
+export const validateSetSessionConfigOptionResponse = validate1252;
+const schema222 = {
   type: 'object',
   properties: {
     configOptions: {
@@ -33973,7 +34086,7 @@ const schema223 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1255(
+function validate1252(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34025,14 +34138,14 @@ function validate1255(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate679(data1[i0], {
+              !validate676(data1[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -34206,12 +34319,12 @@ function validate1255(
     }
     errors++;
   }
-  validate1255.errors = vErrors;
+  validate1252.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePromptRequest = validate1259;
-const schema225 = {
+export const validatePromptRequest = validate1256;
+const schema224 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -34225,7 +34338,7 @@ const schema225 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1259(
+function validate1256(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34412,12 +34525,12 @@ function validate1259(
     }
     errors++;
   }
-  validate1259.errors = vErrors;
+  validate1256.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePromptResponse = validate1264;
-const schema227 = {
+export const validatePromptResponse = validate1261;
+const schema226 = {
   type: 'object',
   properties: {
     stopReason: { allOf: [{ $ref: '#/definitions/StopReason' }] },
@@ -34429,12 +34542,12 @@ const schema227 = {
   required: ['stopReason'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema228 = {
+const schema227 = {
   type: 'string',
   enum: ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'],
 };
 
-function validate896(
+function validate893(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34466,7 +34579,7 @@ function validate896(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema228.enum },
+      params: { allowedValues: schema227.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -34476,11 +34589,11 @@ function validate896(
     }
     errors++;
   }
-  validate896.errors = vErrors;
+  validate893.errors = vErrors;
   return errors === 0;
 }
 
-function validate1264(
+function validate1261(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34519,14 +34632,14 @@ function validate1264(
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate896(data.stopReason, {
+        !validate893(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate896.errors : vErrors.concat(validate896.errors);
+        vErrors = vErrors === null ? validate893.errors : vErrors.concat(validate893.errors);
         errors = vErrors.length;
       }
     }
@@ -34619,12 +34732,12 @@ function validate1264(
     }
     errors++;
   }
-  validate1264.errors = vErrors;
+  validate1261.errors = vErrors;
   return errors === 0;
 }
 
-export const validateSessionNotification = validate1268;
-const schema230 = {
+export const validateSessionNotification = validate1265;
+const schema229 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -34637,7 +34750,7 @@ const schema230 = {
   required: ['sessionId', 'update'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema231 = {
+const schema230 = {
   type: 'object',
   required: ['sessionUpdate'],
   properties: { sessionUpdate: { type: 'string' } },
@@ -34754,14 +34867,14 @@ const schema231 = {
     },
   },
 };
-const schema232 = {
+const schema231 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'user_message_chunk' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/ContentChunk' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema233 = {
+const schema232 = {
   type: 'object',
   properties: {
     content: { allOf: [{ $ref: '#/definitions/ContentBlock' }] },
@@ -34777,9 +34890,9 @@ const schema233 = {
   required: ['content'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema234 = { type: 'string' };
+const schema233 = { type: 'string' };
 
-function validate912(
+function validate909(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34800,11 +34913,11 @@ function validate912(
     }
     errors++;
   }
-  validate912.errors = vErrors;
+  validate909.errors = vErrors;
   return errors === 0;
 }
 
-function validate909(
+function validate906(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -34863,14 +34976,14 @@ function validate909(
       let valid4 = false;
       const _errs9 = errors;
       if (
-        !validate912(data2, {
+        !validate909(data2, {
           instancePath: instancePath + '/messageId',
           parentData: data,
           parentDataProperty: 'messageId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate912.errors : vErrors.concat(validate912.errors);
+        vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -35033,18 +35146,18 @@ function validate909(
     }
     errors++;
   }
-  validate909.errors = vErrors;
+  validate906.errors = vErrors;
   return errors === 0;
 }
 
-function validate908(
+function validate905(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate909(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
+  if (!validate906(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate906.errors : vErrors.concat(validate906.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -35126,11 +35239,11 @@ function validate908(
     }
     errors++;
   }
-  validate908.errors = vErrors;
+  validate905.errors = vErrors;
   return errors === 0;
 }
 
-const schema235 = {
+const schema234 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'agent_message_chunk' } },
   required: ['sessionUpdate'],
@@ -35138,14 +35251,14 @@ const schema235 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate918(
+function validate915(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate909(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
+  if (!validate906(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate906.errors : vErrors.concat(validate906.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -35227,11 +35340,11 @@ function validate918(
     }
     errors++;
   }
-  validate918.errors = vErrors;
+  validate915.errors = vErrors;
   return errors === 0;
 }
 
-const schema236 = {
+const schema235 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'agent_thought_chunk' } },
   required: ['sessionUpdate'],
@@ -35239,14 +35352,14 @@ const schema236 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate922(
+function validate919(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate909(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
+  if (!validate906(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate906.errors : vErrors.concat(validate906.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -35328,18 +35441,18 @@ function validate922(
     }
     errors++;
   }
-  validate922.errors = vErrors;
+  validate919.errors = vErrors;
   return errors === 0;
 }
 
-const schema237 = {
+const schema236 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'tool_call' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/ToolCall' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema238 = {
+const schema237 = {
   type: 'object',
   properties: {
     toolCallId: { allOf: [{ $ref: '#/definitions/ToolCallId' }] },
@@ -35377,7 +35490,7 @@ const schema238 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate927(
+function validate924(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -35415,7 +35528,7 @@ function validate927(
       errors++;
     }
     for (const key0 in data) {
-      if (!func2.call(schema238.properties, key0)) {
+      if (!func2.call(schema237.properties, key0)) {
         if (
           !validate23(data[key0], {
             instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
@@ -36029,18 +36142,18 @@ function validate927(
     }
     errors++;
   }
-  validate927.errors = vErrors;
+  validate924.errors = vErrors;
   return errors === 0;
 }
 
-function validate926(
+function validate923(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate927(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate927.errors : vErrors.concat(validate927.errors);
+  if (!validate924(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate924.errors : vErrors.concat(validate924.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -36122,11 +36235,11 @@ function validate926(
     }
     errors++;
   }
-  validate926.errors = vErrors;
+  validate923.errors = vErrors;
   return errors === 0;
 }
 
-const schema239 = {
+const schema238 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'tool_call_update' } },
   required: ['sessionUpdate'],
@@ -36134,7 +36247,7 @@ const schema239 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate940(
+function validate937(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -36223,18 +36336,18 @@ function validate940(
     }
     errors++;
   }
-  validate940.errors = vErrors;
+  validate937.errors = vErrors;
   return errors === 0;
 }
 
-const schema240 = {
+const schema239 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'plan' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/Plan' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema241 = {
+const schema240 = {
   type: 'object',
   properties: {
     entries: {
@@ -36253,7 +36366,7 @@ const schema241 = {
   required: ['entries'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema242 = {
+const schema241 = {
   type: 'object',
   properties: {
     content: { type: 'string' },
@@ -36267,9 +36380,9 @@ const schema242 = {
   required: ['content', 'priority', 'status'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema243 = { type: 'string', enum: ['high', 'medium', 'low'] };
+const schema242 = { type: 'string', enum: ['high', 'medium', 'low'] };
 
-function validate949(
+function validate946(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -36295,7 +36408,7 @@ function validate949(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema243.enum },
+      params: { allowedValues: schema242.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -36305,13 +36418,13 @@ function validate949(
     }
     errors++;
   }
-  validate949.errors = vErrors;
+  validate946.errors = vErrors;
   return errors === 0;
 }
 
-const schema244 = { type: 'string', enum: ['pending', 'in_progress', 'completed'] };
+const schema243 = { type: 'string', enum: ['pending', 'in_progress', 'completed'] };
 
-function validate951(
+function validate948(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -36337,7 +36450,7 @@ function validate951(
       instancePath,
       schemaPath: '#/enum',
       keyword: 'enum',
-      params: { allowedValues: schema244.enum },
+      params: { allowedValues: schema243.enum },
       message: 'must be equal to one of the allowed values',
     };
     if (vErrors === null) {
@@ -36347,11 +36460,11 @@ function validate951(
     }
     errors++;
   }
-  validate951.errors = vErrors;
+  validate948.errors = vErrors;
   return errors === 0;
 }
 
-function validate947(
+function validate944(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -36437,27 +36550,27 @@ function validate947(
     }
     if (data.priority !== undefined) {
       if (
-        !validate949(data.priority, {
+        !validate946(data.priority, {
           instancePath: instancePath + '/priority',
           parentData: data,
           parentDataProperty: 'priority',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate949.errors : vErrors.concat(validate949.errors);
+        vErrors = vErrors === null ? validate946.errors : vErrors.concat(validate946.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate951(data.status, {
+        !validate948(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate951.errors : vErrors.concat(validate951.errors);
+        vErrors = vErrors === null ? validate948.errors : vErrors.concat(validate948.errors);
         errors = vErrors.length;
       }
     }
@@ -36550,11 +36663,11 @@ function validate947(
     }
     errors++;
   }
-  validate947.errors = vErrors;
+  validate944.errors = vErrors;
   return errors === 0;
 }
 
-function validate945(
+function validate942(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -36606,14 +36719,14 @@ function validate945(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate947(data1[i0], {
+              !validate944(data1[i0], {
                 instancePath: instancePath + '/entries/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate947.errors : vErrors.concat(validate947.errors);
+              vErrors = vErrors === null ? validate944.errors : vErrors.concat(validate944.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -36787,18 +36900,18 @@ function validate945(
     }
     errors++;
   }
-  validate945.errors = vErrors;
+  validate942.errors = vErrors;
   return errors === 0;
 }
 
-function validate944(
+function validate941(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate945(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate945.errors : vErrors.concat(validate945.errors);
+  if (!validate942(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate942.errors : vErrors.concat(validate942.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -36880,18 +36993,18 @@ function validate944(
     }
     errors++;
   }
-  validate944.errors = vErrors;
+  validate941.errors = vErrors;
   return errors === 0;
 }
 
-const schema245 = {
+const schema244 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'available_commands_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/AvailableCommandsUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema246 = {
+const schema245 = {
   type: 'object',
   properties: {
     availableCommands: {
@@ -36910,7 +37023,7 @@ const schema246 = {
   required: ['availableCommands'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema247 = {
+const schema246 = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -36927,12 +37040,12 @@ const schema247 = {
   required: ['name', 'description'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema248 = {
+const schema247 = {
   if: { required: ['hint'] },
   then: { $ref: '#/definitions/UnstructuredCommandInput' },
   else: { anyOf: [{ $ref: '#/definitions/UnstructuredCommandInput' }] },
 };
-const schema249 = {
+const schema248 = {
   type: 'object',
   properties: {
     hint: { type: 'string' },
@@ -36945,7 +37058,7 @@ const schema249 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate965(
+function validate962(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -37088,11 +37201,11 @@ function validate965(
     }
     errors++;
   }
-  validate965.errors = vErrors;
+  validate962.errors = vErrors;
   return errors === 0;
 }
 
-function validate964(
+function validate961(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -37125,8 +37238,8 @@ function validate964(
   let ifClause0;
   if (_valid0) {
     const _errs2 = errors;
-    if (!validate965(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate965.errors : vErrors.concat(validate965.errors);
+    if (!validate962(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate962.errors : vErrors.concat(validate962.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -37137,8 +37250,8 @@ function validate964(
     const _errs4 = errors;
     let valid1 = false;
     const _errs5 = errors;
-    if (!validate965(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate965.errors : vErrors.concat(validate965.errors);
+    if (!validate962(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate962.errors : vErrors.concat(validate962.errors);
       errors = vErrors.length;
     }
     var _valid1 = _errs5 === errors;
@@ -37186,11 +37299,11 @@ function validate964(
     }
     errors++;
   }
-  validate964.errors = vErrors;
+  validate961.errors = vErrors;
   return errors === 0;
 }
 
-function validate962(
+function validate959(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -37285,14 +37398,14 @@ function validate962(
       let valid3 = false;
       const _errs11 = errors;
       if (
-        !validate964(data3, {
+        !validate961(data3, {
           instancePath: instancePath + '/input',
           parentData: data,
           parentDataProperty: 'input',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate964.errors : vErrors.concat(validate964.errors);
+        vErrors = vErrors === null ? validate961.errors : vErrors.concat(validate961.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs11 === errors;
@@ -37455,11 +37568,11 @@ function validate962(
     }
     errors++;
   }
-  validate962.errors = vErrors;
+  validate959.errors = vErrors;
   return errors === 0;
 }
 
-function validate960(
+function validate957(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -37511,14 +37624,14 @@ function validate960(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate962(data1[i0], {
+              !validate959(data1[i0], {
                 instancePath: instancePath + '/availableCommands/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate962.errors : vErrors.concat(validate962.errors);
+              vErrors = vErrors === null ? validate959.errors : vErrors.concat(validate959.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -37692,18 +37805,18 @@ function validate960(
     }
     errors++;
   }
-  validate960.errors = vErrors;
+  validate957.errors = vErrors;
   return errors === 0;
 }
 
-function validate959(
+function validate956(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate960(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate960.errors : vErrors.concat(validate960.errors);
+  if (!validate957(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate957.errors : vErrors.concat(validate957.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -37785,18 +37898,18 @@ function validate959(
     }
     errors++;
   }
-  validate959.errors = vErrors;
+  validate956.errors = vErrors;
   return errors === 0;
 }
 
-const schema250 = {
+const schema249 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'current_mode_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/CurrentModeUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema251 = {
+const schema250 = {
   type: 'object',
   properties: {
     currentModeId: { allOf: [{ $ref: '#/definitions/SessionModeId' }] },
@@ -37809,7 +37922,7 @@ const schema251 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate978(
+function validate975(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -37848,14 +37961,14 @@ function validate978(
     }
     if (data.currentModeId !== undefined) {
       if (
-        !validate670(data.currentModeId, {
+        !validate667(data.currentModeId, {
           instancePath: instancePath + '/currentModeId',
           parentData: data,
           parentDataProperty: 'currentModeId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+        vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
         errors = vErrors.length;
       }
     }
@@ -37948,18 +38061,18 @@ function validate978(
     }
     errors++;
   }
-  validate978.errors = vErrors;
+  validate975.errors = vErrors;
   return errors === 0;
 }
 
-function validate977(
+function validate974(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate978(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate978.errors : vErrors.concat(validate978.errors);
+  if (!validate975(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate975.errors : vErrors.concat(validate975.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -38041,18 +38154,18 @@ function validate977(
     }
     errors++;
   }
-  validate977.errors = vErrors;
+  validate974.errors = vErrors;
   return errors === 0;
 }
 
-const schema252 = {
+const schema251 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'config_option_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/ConfigOptionUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema253 = {
+const schema252 = {
   type: 'object',
   properties: {
     configOptions: {
@@ -38075,7 +38188,7 @@ const schema253 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate986(
+function validate983(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -38127,14 +38240,14 @@ function validate986(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate679(data1[i0], {
+              !validate676(data1[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -38308,18 +38421,18 @@ function validate986(
     }
     errors++;
   }
-  validate986.errors = vErrors;
+  validate983.errors = vErrors;
   return errors === 0;
 }
 
-function validate985(
+function validate982(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate986(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate986.errors : vErrors.concat(validate986.errors);
+  if (!validate983(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate983.errors : vErrors.concat(validate983.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -38401,18 +38514,18 @@ function validate985(
     }
     errors++;
   }
-  validate985.errors = vErrors;
+  validate982.errors = vErrors;
   return errors === 0;
 }
 
-const schema254 = {
+const schema253 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'session_info_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/SessionInfoUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema255 = {
+const schema254 = {
   type: 'object',
   properties: {
     title: { if: { type: ['string', 'null'] }, else: { 'x-lenient-drop': true } },
@@ -38425,7 +38538,7 @@ const schema255 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate994(
+function validate991(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -38638,18 +38751,18 @@ function validate994(
     }
     errors++;
   }
-  validate994.errors = vErrors;
+  validate991.errors = vErrors;
   return errors === 0;
 }
 
-function validate993(
+function validate990(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate994(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate994.errors : vErrors.concat(validate994.errors);
+  if (!validate991(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate991.errors : vErrors.concat(validate991.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -38731,18 +38844,18 @@ function validate993(
     }
     errors++;
   }
-  validate993.errors = vErrors;
+  validate990.errors = vErrors;
   return errors === 0;
 }
 
-const schema256 = {
+const schema255 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'usage_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/UsageUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema257 = {
+const schema256 = {
   type: 'object',
   properties: {
     used: { type: 'integer', format: 'uint64', minimum: 0, maximum: 9007199254740991 },
@@ -38759,7 +38872,7 @@ const schema257 = {
   required: ['used', 'size'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema258 = {
+const schema257 = {
   type: 'object',
   properties: {
     amount: {
@@ -38778,7 +38891,7 @@ const schema258 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1003(
+function validate1000(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -38985,11 +39098,11 @@ function validate1003(
     }
     errors++;
   }
-  validate1003.errors = vErrors;
+  validate1000.errors = vErrors;
   return errors === 0;
 }
 
-function validate1001(
+function validate998(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -39150,14 +39263,14 @@ function validate1001(
       let valid3 = false;
       const _errs11 = errors;
       if (
-        !validate1003(data3, {
+        !validate1000(data3, {
           instancePath: instancePath + '/cost',
           parentData: data,
           parentDataProperty: 'cost',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1003.errors : vErrors.concat(validate1003.errors);
+        vErrors = vErrors === null ? validate1000.errors : vErrors.concat(validate1000.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs11 === errors;
@@ -39320,18 +39433,18 @@ function validate1001(
     }
     errors++;
   }
-  validate1001.errors = vErrors;
+  validate998.errors = vErrors;
   return errors === 0;
 }
 
-function validate1000(
+function validate997(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate1001(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate1001.errors : vErrors.concat(validate1001.errors);
+  if (!validate998(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate998.errors : vErrors.concat(validate998.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -39413,18 +39526,18 @@ function validate1000(
     }
     errors++;
   }
-  validate1000.errors = vErrors;
+  validate997.errors = vErrors;
   return errors === 0;
 }
 
-const schema259 = {
+const schema258 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'notice' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/Notice' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema260 = {
+const schema259 = {
   type: 'object',
   properties: {
     severity: { allOf: [{ $ref: '#/definitions/NoticeSeverity' }] },
@@ -39438,9 +39551,9 @@ const schema260 = {
   required: ['severity', 'title'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema261 = { type: 'string' };
+const schema260 = { type: 'string' };
 
-function validate1014(
+function validate1011(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -39461,11 +39574,11 @@ function validate1014(
     }
     errors++;
   }
-  validate1014.errors = vErrors;
+  validate1011.errors = vErrors;
   return errors === 0;
 }
 
-function validate1012(
+function validate1009(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -39524,14 +39637,14 @@ function validate1012(
     }
     if (data.severity !== undefined) {
       if (
-        !validate1014(data.severity, {
+        !validate1011(data.severity, {
           instancePath: instancePath + '/severity',
           parentData: data,
           parentDataProperty: 'severity',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1014.errors : vErrors.concat(validate1014.errors);
+        vErrors = vErrors === null ? validate1011.errors : vErrors.concat(validate1011.errors);
         errors = vErrors.length;
       }
     }
@@ -39709,18 +39822,18 @@ function validate1012(
     }
     errors++;
   }
-  validate1012.errors = vErrors;
+  validate1009.errors = vErrors;
   return errors === 0;
 }
 
-function validate1011(
+function validate1008(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate1012(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate1012.errors : vErrors.concat(validate1012.errors);
+  if (!validate1009(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate1009.errors : vErrors.concat(validate1009.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -39802,18 +39915,18 @@ function validate1011(
     }
     errors++;
   }
-  validate1011.errors = vErrors;
+  validate1008.errors = vErrors;
   return errors === 0;
 }
 
-const schema262 = {
+const schema261 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'compaction_update' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/CompactionUpdate' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema263 = {
+const schema262 = {
   type: 'object',
   properties: {
     compactionId: { allOf: [{ $ref: '#/definitions/CompactionId' }] },
@@ -39835,9 +39948,36 @@ const schema263 = {
   required: ['compactionId', 'status'],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
+const schema263 = { type: 'string' };
+
+function validate1020(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate1020.errors = vErrors;
+  return errors === 0;
+}
+
 const schema264 = { type: 'string' };
 
-function validate1023(
+function validate1022(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -39858,38 +39998,11 @@ function validate1023(
     }
     errors++;
   }
-  validate1023.errors = vErrors;
+  validate1022.errors = vErrors;
   return errors === 0;
 }
 
-const schema265 = { type: 'string' };
-
-function validate1025(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (typeof data !== 'string') {
-    const err0 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'string' },
-      message: 'must be string',
-    };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate1025.errors = vErrors;
-  return errors === 0;
-}
-
-function validate1021(
+function validate1018(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -39949,27 +40062,27 @@ function validate1021(
     }
     if (data.compactionId !== undefined) {
       if (
-        !validate1023(data.compactionId, {
+        !validate1020(data.compactionId, {
           instancePath: instancePath + '/compactionId',
           parentData: data,
           parentDataProperty: 'compactionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1023.errors : vErrors.concat(validate1023.errors);
+        vErrors = vErrors === null ? validate1020.errors : vErrors.concat(validate1020.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== undefined) {
       if (
-        !validate1025(data.status, {
+        !validate1022(data.status, {
           instancePath: instancePath + '/status',
           parentData: data,
           parentDataProperty: 'status',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1025.errors : vErrors.concat(validate1025.errors);
+        vErrors = vErrors === null ? validate1022.errors : vErrors.concat(validate1022.errors);
         errors = vErrors.length;
       }
     }
@@ -40225,18 +40338,18 @@ function validate1021(
     }
     errors++;
   }
-  validate1021.errors = vErrors;
+  validate1018.errors = vErrors;
   return errors === 0;
 }
 
-function validate1020(
+function validate1017(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate1021(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate1021.errors : vErrors.concat(validate1021.errors);
+  if (!validate1018(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate1018.errors : vErrors.concat(validate1018.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -40318,18 +40431,18 @@ function validate1020(
     }
     errors++;
   }
-  validate1020.errors = vErrors;
+  validate1017.errors = vErrors;
   return errors === 0;
 }
 
-const schema266 = {
+const schema265 = {
   type: 'object',
   properties: { sessionUpdate: { type: 'string', const: 'compaction_summary_chunk' } },
   required: ['sessionUpdate'],
   allOf: [{ $ref: '#/definitions/CompactionSummaryChunk' }],
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
-const schema267 = {
+const schema266 = {
   type: 'object',
   properties: {
     compactionId: { allOf: [{ $ref: '#/definitions/CompactionId' }] },
@@ -40343,7 +40456,7 @@ const schema267 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1033(
+function validate1030(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -40397,14 +40510,14 @@ function validate1033(
     }
     if (data.compactionId !== undefined) {
       if (
-        !validate1023(data.compactionId, {
+        !validate1020(data.compactionId, {
           instancePath: instancePath + '/compactionId',
           parentData: data,
           parentDataProperty: 'compactionId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1023.errors : vErrors.concat(validate1023.errors);
+        vErrors = vErrors === null ? validate1020.errors : vErrors.concat(validate1020.errors);
         errors = vErrors.length;
       }
     }
@@ -40510,18 +40623,18 @@ function validate1033(
     }
     errors++;
   }
-  validate1033.errors = vErrors;
+  validate1030.errors = vErrors;
   return errors === 0;
 }
 
-function validate1032(
+function validate1029(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  if (!validate1033(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate1033.errors : vErrors.concat(validate1033.errors);
+  if (!validate1030(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate1030.errors : vErrors.concat(validate1030.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -40603,11 +40716,11 @@ function validate1032(
     }
     errors++;
   }
-  validate1032.errors = vErrors;
+  validate1029.errors = vErrors;
   return errors === 0;
 }
 
-function validate907(
+function validate904(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -40652,8 +40765,8 @@ function validate907(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate908(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate908.errors : vErrors.concat(validate908.errors);
+    if (!validate905(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate905.errors : vErrors.concat(validate905.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -40700,8 +40813,8 @@ function validate907(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate918(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate918.errors : vErrors.concat(validate918.errors);
+      if (!validate915(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate915.errors : vErrors.concat(validate915.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -40748,8 +40861,8 @@ function validate907(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate922(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate922.errors : vErrors.concat(validate922.errors);
+        if (!validate919(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate919.errors : vErrors.concat(validate919.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -40796,8 +40909,8 @@ function validate907(
         let ifClause3;
         if (_valid3) {
           const _errs19 = errors;
-          if (!validate926(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? validate926.errors : vErrors.concat(validate926.errors);
+          if (!validate923(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? validate923.errors : vErrors.concat(validate923.errors);
             errors = vErrors.length;
           }
           var _valid3 = _errs19 === errors;
@@ -40844,8 +40957,8 @@ function validate907(
           let ifClause4;
           if (_valid4) {
             const _errs24 = errors;
-            if (!validate940(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? validate940.errors : vErrors.concat(validate940.errors);
+            if (!validate937(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? validate937.errors : vErrors.concat(validate937.errors);
               errors = vErrors.length;
             }
             var _valid4 = _errs24 === errors;
@@ -40892,9 +41005,9 @@ function validate907(
             let ifClause5;
             if (_valid5) {
               const _errs29 = errors;
-              if (!validate944(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              if (!validate941(data, { instancePath, parentData, parentDataProperty, rootData })) {
                 vErrors =
-                  vErrors === null ? validate944.errors : vErrors.concat(validate944.errors);
+                  vErrors === null ? validate941.errors : vErrors.concat(validate941.errors);
                 errors = vErrors.length;
               }
               var _valid5 = _errs29 === errors;
@@ -40942,10 +41055,10 @@ function validate907(
               if (_valid6) {
                 const _errs34 = errors;
                 if (
-                  !validate959(data, { instancePath, parentData, parentDataProperty, rootData })
+                  !validate956(data, { instancePath, parentData, parentDataProperty, rootData })
                 ) {
                   vErrors =
-                    vErrors === null ? validate959.errors : vErrors.concat(validate959.errors);
+                    vErrors === null ? validate956.errors : vErrors.concat(validate956.errors);
                   errors = vErrors.length;
                 }
                 var _valid6 = _errs34 === errors;
@@ -40993,10 +41106,10 @@ function validate907(
                 if (_valid7) {
                   const _errs39 = errors;
                   if (
-                    !validate977(data, { instancePath, parentData, parentDataProperty, rootData })
+                    !validate974(data, { instancePath, parentData, parentDataProperty, rootData })
                   ) {
                     vErrors =
-                      vErrors === null ? validate977.errors : vErrors.concat(validate977.errors);
+                      vErrors === null ? validate974.errors : vErrors.concat(validate974.errors);
                     errors = vErrors.length;
                   }
                   var _valid7 = _errs39 === errors;
@@ -41044,10 +41157,10 @@ function validate907(
                   if (_valid8) {
                     const _errs44 = errors;
                     if (
-                      !validate985(data, { instancePath, parentData, parentDataProperty, rootData })
+                      !validate982(data, { instancePath, parentData, parentDataProperty, rootData })
                     ) {
                       vErrors =
-                        vErrors === null ? validate985.errors : vErrors.concat(validate985.errors);
+                        vErrors === null ? validate982.errors : vErrors.concat(validate982.errors);
                       errors = vErrors.length;
                     }
                     var _valid8 = _errs44 === errors;
@@ -41095,7 +41208,7 @@ function validate907(
                     if (_valid9) {
                       const _errs49 = errors;
                       if (
-                        !validate993(data, {
+                        !validate990(data, {
                           instancePath,
                           parentData,
                           parentDataProperty,
@@ -41104,8 +41217,8 @@ function validate907(
                       ) {
                         vErrors =
                           vErrors === null
-                            ? validate993.errors
-                            : vErrors.concat(validate993.errors);
+                            ? validate990.errors
+                            : vErrors.concat(validate990.errors);
                         errors = vErrors.length;
                       }
                       var _valid9 = _errs49 === errors;
@@ -41153,7 +41266,7 @@ function validate907(
                       if (_valid10) {
                         const _errs54 = errors;
                         if (
-                          !validate1000(data, {
+                          !validate997(data, {
                             instancePath,
                             parentData,
                             parentDataProperty,
@@ -41162,8 +41275,8 @@ function validate907(
                         ) {
                           vErrors =
                             vErrors === null
-                              ? validate1000.errors
-                              : vErrors.concat(validate1000.errors);
+                              ? validate997.errors
+                              : vErrors.concat(validate997.errors);
                           errors = vErrors.length;
                         }
                         var _valid10 = _errs54 === errors;
@@ -41211,7 +41324,7 @@ function validate907(
                         if (_valid11) {
                           const _errs59 = errors;
                           if (
-                            !validate1011(data, {
+                            !validate1008(data, {
                               instancePath,
                               parentData,
                               parentDataProperty,
@@ -41220,8 +41333,8 @@ function validate907(
                           ) {
                             vErrors =
                               vErrors === null
-                                ? validate1011.errors
-                                : vErrors.concat(validate1011.errors);
+                                ? validate1008.errors
+                                : vErrors.concat(validate1008.errors);
                             errors = vErrors.length;
                           }
                           var _valid11 = _errs59 === errors;
@@ -41269,7 +41382,7 @@ function validate907(
                           if (_valid12) {
                             const _errs64 = errors;
                             if (
-                              !validate1020(data, {
+                              !validate1017(data, {
                                 instancePath,
                                 parentData,
                                 parentDataProperty,
@@ -41278,8 +41391,8 @@ function validate907(
                             ) {
                               vErrors =
                                 vErrors === null
-                                  ? validate1020.errors
-                                  : vErrors.concat(validate1020.errors);
+                                  ? validate1017.errors
+                                  : vErrors.concat(validate1017.errors);
                               errors = vErrors.length;
                             }
                             var _valid12 = _errs64 === errors;
@@ -41330,7 +41443,7 @@ function validate907(
                             if (_valid13) {
                               const _errs69 = errors;
                               if (
-                                !validate1032(data, {
+                                !validate1029(data, {
                                   instancePath,
                                   parentData,
                                   parentDataProperty,
@@ -41339,8 +41452,8 @@ function validate907(
                               ) {
                                 vErrors =
                                   vErrors === null
-                                    ? validate1032.errors
-                                    : vErrors.concat(validate1032.errors);
+                                    ? validate1029.errors
+                                    : vErrors.concat(validate1029.errors);
                                 errors = vErrors.length;
                               }
                               var _valid13 = _errs69 === errors;
@@ -41374,7 +41487,7 @@ function validate907(
                                       keyword: 'enum',
                                       params: {
                                         allowedValues:
-                                          schema231.else.else.else.else.else.else.else.else.else
+                                          schema230.else.else.else.else.else.else.else.else.else
                                             .else.else.else.else.else.properties.sessionUpdate.enum,
                                       },
                                       message: 'must be equal to one of the allowed values',
@@ -41705,11 +41818,11 @@ function validate907(
     }
     errors++;
   }
-  validate907.errors = vErrors;
+  validate904.errors = vErrors;
   return errors === 0;
 }
 
-function validate1268(
+function validate1265(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -41776,14 +41889,14 @@ function validate1268(
     }
     if (data.update !== undefined) {
       if (
-        !validate907(data.update, {
+        !validate904(data.update, {
           instancePath: instancePath + '/update',
           parentData: data,
           parentDataProperty: 'update',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate907.errors : vErrors.concat(validate907.errors);
+        vErrors = vErrors === null ? validate904.errors : vErrors.concat(validate904.errors);
         errors = vErrors.length;
       }
     }
@@ -41876,12 +41989,12 @@ function validate1268(
     }
     errors++;
   }
-  validate1268.errors = vErrors;
+  validate1265.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCompleteElicitationNotification = validate1273;
-const schema269 = {
+export const validateCompleteElicitationNotification = validate1270;
+const schema268 = {
   type: 'object',
   properties: {
     elicitationId: { allOf: [{ $ref: '#/definitions/ElicitationId' }] },
@@ -41894,7 +42007,7 @@ const schema269 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1273(
+function validate1270(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -41933,14 +42046,14 @@ function validate1273(
     }
     if (data.elicitationId !== undefined) {
       if (
-        !validate420(data.elicitationId, {
+        !validate417(data.elicitationId, {
           instancePath: instancePath + '/elicitationId',
           parentData: data,
           parentDataProperty: 'elicitationId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
+        vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
         errors = vErrors.length;
       }
     }
@@ -42033,12 +42146,12 @@ function validate1273(
     }
     errors++;
   }
-  validate1273.errors = vErrors;
+  validate1270.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCancelNotification = validate1277;
-const schema271 = {
+export const validateCancelNotification = validate1274;
+const schema270 = {
   type: 'object',
   properties: {
     sessionId: { allOf: [{ $ref: '#/definitions/SessionId' }] },
@@ -42051,7 +42164,7 @@ const schema271 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1277(
+function validate1274(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -42190,12 +42303,12 @@ function validate1277(
     }
     errors++;
   }
-  validate1277.errors = vErrors;
+  validate1274.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCancelRequestNotification = validate1281;
-const schema273 = {
+export const validateCancelRequestNotification = validate1278;
+const schema272 = {
   type: 'object',
   properties: {
     requestId: { allOf: [{ $ref: '#/definitions/JsonRpcRequestId' }] },
@@ -42208,7 +42321,7 @@ const schema273 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1281(
+function validate1278(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -42347,40 +42460,40 @@ function validate1281(
     }
     errors++;
   }
-  validate1281.errors = vErrors;
+  validate1278.errors = vErrors;
   return errors === 0;
 }
 
-export const validateExtRequest = validate1285;
-const schema275 = {};
+export const validateExtRequest = validate1282;
+const schema274 = {};
 
-function validate1285(
+function validate1282(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1285.errors = null;
+  validate1282.errors = null;
   return true;
 }
 
-export const validateExtResponse = validate1286;
-const schema277 = {};
+export const validateExtResponse = validate1283;
+const schema276 = {};
 
-function validate1286(
+function validate1283(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1286.errors = null;
+  validate1283.errors = null;
   return true;
 }
 
-export const validateExtNotification = validate1287;
-const schema279 = {};
+export const validateExtNotification = validate1284;
+const schema278 = {};
 
-function validate1287(
+function validate1284(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1287.errors = null;
+  validate1284.errors = null;
   return true;
 }
 
@@ -43597,11 +43710,10 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     MultiSelectItems: {
-      anyOf: [
-        { $ref: '#/definitions/TaggedStringMultiSelectItems' },
-        { $ref: '#/definitions/TitledMultiSelectItems' },
-        { $ref: '#/definitions/UnknownMultiSelectItems' },
-      ],
+      type: 'object',
+      if: { properties: { type: { const: 'string' } }, required: ['type'] },
+      then: { $ref: '#/definitions/TaggedStringMultiSelectItems' },
+      else: { $ref: '#/definitions/TitledMultiSelectItems' },
     },
     TaggedStringMultiSelectItems: {
       type: 'object',
@@ -44287,10 +44399,10 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     AuthMethod: {
-      anyOf: [
-        { $ref: '#/definitions/TerminalAuthMethod' },
-        { $ref: '#/definitions/AuthMethodAgent' },
-      ],
+      type: 'object',
+      if: { properties: { type: { const: 'terminal' } }, required: ['type'] },
+      then: { $ref: '#/definitions/TerminalAuthMethod' },
+      else: { $ref: '#/definitions/AuthMethodAgent' },
     },
     TerminalAuthMethod: {
       type: 'object',
@@ -44424,11 +44536,14 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     McpServer: {
-      anyOf: [
-        { $ref: '#/definitions/HttpMcpServer' },
-        { $ref: '#/definitions/SseMcpServer' },
-        { $ref: '#/definitions/McpServerStdio' },
-      ],
+      type: 'object',
+      if: { properties: { type: { const: 'http' } }, required: ['type'] },
+      then: { $ref: '#/definitions/HttpMcpServer' },
+      else: {
+        if: { properties: { type: { const: 'sse' } }, required: ['type'] },
+        then: { $ref: '#/definitions/SseMcpServer' },
+        else: { $ref: '#/definitions/McpServerStdio' },
+      },
     },
     HttpMcpServer: {
       type: 'object',
@@ -44992,10 +45107,10 @@ const schema6 = {
       additionalProperties: { $ref: '#/definitions/OpenValue' },
     },
     SetSessionConfigOptionRequest: {
-      anyOf: [
-        { $ref: '#/definitions/BooleanSetSessionConfigOptionRequest' },
-        { $ref: '#/definitions/ValueIdSetSessionConfigOptionRequest' },
-      ],
+      type: 'object',
+      if: { properties: { type: { const: 'boolean' } }, required: ['type'] },
+      then: { $ref: '#/definitions/BooleanSetSessionConfigOptionRequest' },
+      else: { $ref: '#/definitions/ValueIdSetSessionConfigOptionRequest' },
     },
     BooleanSetSessionConfigOptionRequest: {
       type: 'object',
@@ -52443,8 +52558,8 @@ function validate325(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate416(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
+      if (!validate413(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -52452,8 +52567,8 @@ function validate325(
       ifClause1 = 'then';
     } else {
       const _errs10 = errors;
-      if (!validate426(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
+      if (!validate423(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs10 === errors;
@@ -52719,7 +52834,7 @@ function validate321(
   return errors === 0;
 }
 
-const schema116 = {
+const schema115 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -52730,7 +52845,7 @@ const schema116 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate437(
+function validate434(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -52775,8 +52890,8 @@ function validate437(
   let ifClause0;
   if (_valid0) {
     const _errs4 = errors;
-    if (!validate438(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+    if (!validate435(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs4 === errors;
@@ -52823,8 +52938,8 @@ function validate437(
     let ifClause1;
     if (_valid1) {
       const _errs9 = errors;
-      if (!validate447(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
+      if (!validate444(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -52871,8 +52986,8 @@ function validate437(
       let ifClause2;
       if (_valid2) {
         const _errs14 = errors;
-        if (!validate451(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
+        if (!validate448(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs14 === errors;
@@ -52880,8 +52995,8 @@ function validate437(
         ifClause2 = 'then';
       } else {
         const _errs15 = errors;
-        if (!validate455(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+        if (!validate452(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
           errors = vErrors.length;
         }
         var _valid2 = _errs15 === errors;
@@ -52989,11 +53104,11 @@ function validate437(
     }
     errors++;
   }
-  validate437.errors = vErrors;
+  validate434.errors = vErrors;
   return errors === 0;
 }
 
-function validate433(
+function validate430(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -53088,14 +53203,14 @@ function validate433(
     }
     if (data.result !== undefined) {
       if (
-        !validate437(data.result, {
+        !validate434(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate437.errors : vErrors.concat(validate437.errors);
+        vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
         errors = vErrors.length;
       }
     }
@@ -53114,11 +53229,11 @@ function validate433(
     }
     errors++;
   }
-  validate433.errors = vErrors;
+  validate430.errors = vErrors;
   return errors === 0;
 }
 
-const schema124 = {
+const schema123 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -53130,7 +53245,7 @@ const schema124 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate465(
+function validate462(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -53174,14 +53289,14 @@ function validate465(
     }
     if (data.protocolVersion !== undefined) {
       if (
-        !validate467(data.protocolVersion, {
+        !validate464(data.protocolVersion, {
           instancePath: instancePath + '/protocolVersion',
           parentData: data,
           parentDataProperty: 'protocolVersion',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate467.errors : vErrors.concat(validate467.errors);
+        vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
         errors = vErrors.length;
       }
     }
@@ -53190,14 +53305,14 @@ function validate465(
       let valid3 = true;
       const _errs7 = errors;
       if (
-        !validate469(data.clientCapabilities, {
+        !validate466(data.clientCapabilities, {
           instancePath: instancePath + '/clientCapabilities',
           parentData: data,
           parentDataProperty: 'clientCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
+        vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
@@ -53244,14 +53359,14 @@ function validate465(
       let valid6 = false;
       const _errs14 = errors;
       if (
-        !validate511(data3, {
+        !validate508(data3, {
           instancePath: instancePath + '/clientInfo',
           parentData: data,
           parentDataProperty: 'clientInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+        vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs14 === errors;
@@ -53414,11 +53529,11 @@ function validate465(
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate462.errors = vErrors;
   return errors === 0;
 }
 
-function validate461(
+function validate458(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -53561,14 +53676,14 @@ function validate461(
     }
     if (data.params !== undefined) {
       if (
-        !validate465(data.params, {
+        !validate462(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+        vErrors = vErrors === null ? validate462.errors : vErrors.concat(validate462.errors);
         errors = vErrors.length;
       }
     }
@@ -53587,11 +53702,11 @@ function validate461(
     }
     errors++;
   }
-  validate461.errors = vErrors;
+  validate458.errors = vErrors;
   return errors === 0;
 }
 
-const schema139 = {
+const schema138 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -53602,7 +53717,7 @@ const schema139 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate522(
+function validate519(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -53647,14 +53762,14 @@ function validate522(
     }
     if (data.protocolVersion !== undefined) {
       if (
-        !validate467(data.protocolVersion, {
+        !validate464(data.protocolVersion, {
           instancePath: instancePath + '/protocolVersion',
           parentData: data,
           parentDataProperty: 'protocolVersion',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate467.errors : vErrors.concat(validate467.errors);
+        vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
         errors = vErrors.length;
       }
     }
@@ -53663,14 +53778,14 @@ function validate522(
       let valid3 = true;
       const _errs7 = errors;
       if (
-        !validate525(data.agentCapabilities, {
+        !validate522(data.agentCapabilities, {
           instancePath: instancePath + '/agentCapabilities',
           parentData: data,
           parentDataProperty: 'agentCapabilities',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
+        vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
@@ -53723,14 +53838,14 @@ function validate522(
             let valid7 = true;
             const _errs16 = errors;
             if (
-              !validate569(data3[i0], {
+              !validate566(data3[i0], {
                 instancePath: instancePath + '/authMethods/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+              vErrors = vErrors === null ? validate566.errors : vErrors.concat(validate566.errors);
               errors = vErrors.length;
             }
             var _valid2 = _errs16 === errors;
@@ -53824,14 +53939,14 @@ function validate522(
       let valid9 = false;
       const _errs23 = errors;
       if (
-        !validate511(data5, {
+        !validate508(data5, {
           instancePath: instancePath + '/agentInfo',
           parentData: data,
           parentDataProperty: 'agentInfo',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
+        vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
         errors = vErrors.length;
       }
       var _valid4 = _errs23 === errors;
@@ -53994,11 +54109,11 @@ function validate522(
     }
     errors++;
   }
-  validate522.errors = vErrors;
+  validate519.errors = vErrors;
   return errors === 0;
 }
 
-function validate518(
+function validate515(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54093,14 +54208,14 @@ function validate518(
     }
     if (data.result !== undefined) {
       if (
-        !validate522(data.result, {
+        !validate519(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
+        vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
         errors = vErrors.length;
       }
     }
@@ -54119,11 +54234,11 @@ function validate518(
     }
     errors++;
   }
-  validate518.errors = vErrors;
+  validate515.errors = vErrors;
   return errors === 0;
 }
 
-const schema157 = {
+const schema156 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -54135,7 +54250,7 @@ const schema157 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate593(
+function validate590(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54174,14 +54289,14 @@ function validate593(
     }
     if (data.methodId !== undefined) {
       if (
-        !validate573(data.methodId, {
+        !validate570(data.methodId, {
           instancePath: instancePath + '/methodId',
           parentData: data,
           parentDataProperty: 'methodId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+        vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
         errors = vErrors.length;
       }
     }
@@ -54274,11 +54389,11 @@ function validate593(
     }
     errors++;
   }
-  validate593.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-function validate589(
+function validate586(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54421,14 +54536,14 @@ function validate589(
     }
     if (data.params !== undefined) {
       if (
-        !validate593(data.params, {
+        !validate590(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate593.errors : vErrors.concat(validate593.errors);
+        vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
         errors = vErrors.length;
       }
     }
@@ -54447,11 +54562,11 @@ function validate589(
     }
     errors++;
   }
-  validate589.errors = vErrors;
+  validate586.errors = vErrors;
   return errors === 0;
 }
 
-const schema159 = {
+const schema158 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -54462,7 +54577,7 @@ const schema159 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate603(
+function validate600(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54573,11 +54688,11 @@ function validate603(
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
 
-function validate599(
+function validate596(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54672,14 +54787,14 @@ function validate599(
     }
     if (data.result !== undefined) {
       if (
-        !validate603(data.result, {
+        !validate600(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate603.errors : vErrors.concat(validate603.errors);
+        vErrors = vErrors === null ? validate600.errors : vErrors.concat(validate600.errors);
         errors = vErrors.length;
       }
     }
@@ -54698,11 +54813,11 @@ function validate599(
     }
     errors++;
   }
-  validate599.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-const schema161 = {
+const schema160 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -54714,7 +54829,7 @@ const schema161 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate612(
+function validate609(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54825,11 +54940,11 @@ function validate612(
     }
     errors++;
   }
-  validate612.errors = vErrors;
+  validate609.errors = vErrors;
   return errors === 0;
 }
 
-function validate608(
+function validate605(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -54972,14 +55087,14 @@ function validate608(
     }
     if (data.params !== undefined) {
       if (
-        !validate612(data.params, {
+        !validate609(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate612.errors : vErrors.concat(validate612.errors);
+        vErrors = vErrors === null ? validate609.errors : vErrors.concat(validate609.errors);
         errors = vErrors.length;
       }
     }
@@ -54998,11 +55113,11 @@ function validate608(
     }
     errors++;
   }
-  validate608.errors = vErrors;
+  validate605.errors = vErrors;
   return errors === 0;
 }
 
-const schema163 = {
+const schema162 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -55013,7 +55128,7 @@ const schema163 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate621(
+function validate618(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -55124,11 +55239,11 @@ function validate621(
     }
     errors++;
   }
-  validate621.errors = vErrors;
+  validate618.errors = vErrors;
   return errors === 0;
 }
 
-function validate617(
+function validate614(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -55223,14 +55338,14 @@ function validate617(
     }
     if (data.result !== undefined) {
       if (
-        !validate621(data.result, {
+        !validate618(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate621.errors : vErrors.concat(validate621.errors);
+        vErrors = vErrors === null ? validate618.errors : vErrors.concat(validate618.errors);
         errors = vErrors.length;
       }
     }
@@ -55249,11 +55364,11 @@ function validate617(
     }
     errors++;
   }
-  validate617.errors = vErrors;
+  validate614.errors = vErrors;
   return errors === 0;
 }
 
-const schema165 = {
+const schema164 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -55265,7 +55380,7 @@ const schema165 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate630(
+function validate627(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -55465,14 +55580,14 @@ function validate630(
           const len1 = data4.length;
           for (let i1 = 0; i1 < len1; i1++) {
             if (
-              !validate632(data4[i1], {
+              !validate629(data4[i1], {
                 instancePath: instancePath + '/mcpServers/' + i1,
                 parentData: data4,
                 parentDataProperty: i1,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -55600,11 +55715,11 @@ function validate630(
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate627.errors = vErrors;
   return errors === 0;
 }
 
-function validate626(
+function validate623(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -55747,14 +55862,14 @@ function validate626(
     }
     if (data.params !== undefined) {
       if (
-        !validate630(data.params, {
+        !validate627(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+        vErrors = vErrors === null ? validate627.errors : vErrors.concat(validate627.errors);
         errors = vErrors.length;
       }
     }
@@ -55773,11 +55888,11 @@ function validate626(
     }
     errors++;
   }
-  validate626.errors = vErrors;
+  validate623.errors = vErrors;
   return errors === 0;
 }
 
-const schema174 = {
+const schema173 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -55788,7 +55903,7 @@ const schema174 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate665(
+function validate662(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -55852,14 +55967,14 @@ function validate665(
       let valid4 = false;
       const _errs9 = errors;
       if (
-        !validate668(data2, {
+        !validate665(data2, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs9 === errors;
@@ -55957,14 +56072,14 @@ function validate665(
             let valid7 = true;
             const _errs19 = errors;
             if (
-              !validate679(data3[i0], {
+              !validate676(data3[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data3,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs19 === errors;
@@ -56134,11 +56249,11 @@ function validate665(
     }
     errors++;
   }
-  validate665.errors = vErrors;
+  validate662.errors = vErrors;
   return errors === 0;
 }
 
-function validate661(
+function validate658(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -56233,14 +56348,14 @@ function validate661(
     }
     if (data.result !== undefined) {
       if (
-        !validate665(data.result, {
+        !validate662(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
+        vErrors = vErrors === null ? validate662.errors : vErrors.concat(validate662.errors);
         errors = vErrors.length;
       }
     }
@@ -56259,11 +56374,11 @@ function validate661(
     }
     errors++;
   }
-  validate661.errors = vErrors;
+  validate658.errors = vErrors;
   return errors === 0;
 }
 
-const schema193 = {
+const schema192 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -56275,7 +56390,7 @@ const schema193 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate728(
+function validate725(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -56386,14 +56501,14 @@ function validate728(
           const len0 = data1.length;
           for (let i0 = 0; i0 < len0; i0++) {
             if (
-              !validate632(data1[i0], {
+              !validate629(data1[i0], {
                 instancePath: instancePath + '/mcpServers/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -56639,11 +56754,11 @@ function validate728(
     }
     errors++;
   }
-  validate728.errors = vErrors;
+  validate725.errors = vErrors;
   return errors === 0;
 }
 
-function validate724(
+function validate721(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -56786,14 +56901,14 @@ function validate724(
     }
     if (data.params !== undefined) {
       if (
-        !validate728(data.params, {
+        !validate725(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
+        vErrors = vErrors === null ? validate725.errors : vErrors.concat(validate725.errors);
         errors = vErrors.length;
       }
     }
@@ -56812,11 +56927,11 @@ function validate724(
     }
     errors++;
   }
-  validate724.errors = vErrors;
+  validate721.errors = vErrors;
   return errors === 0;
 }
 
-const schema195 = {
+const schema194 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -56827,7 +56942,7 @@ const schema195 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate739(
+function validate736(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -56858,14 +56973,14 @@ function validate739(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate668(data1, {
+        !validate665(data1, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -56963,14 +57078,14 @@ function validate739(
             let valid6 = true;
             const _errs17 = errors;
             if (
-              !validate679(data2[i0], {
+              !validate676(data2[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs17 === errors;
@@ -57140,11 +57255,11 @@ function validate739(
     }
     errors++;
   }
-  validate739.errors = vErrors;
+  validate736.errors = vErrors;
   return errors === 0;
 }
 
-function validate735(
+function validate732(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -57239,14 +57354,14 @@ function validate735(
     }
     if (data.result !== undefined) {
       if (
-        !validate739(data.result, {
+        !validate736(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate739.errors : vErrors.concat(validate739.errors);
+        vErrors = vErrors === null ? validate736.errors : vErrors.concat(validate736.errors);
         errors = vErrors.length;
       }
     }
@@ -57265,11 +57380,11 @@ function validate735(
     }
     errors++;
   }
-  validate735.errors = vErrors;
+  validate732.errors = vErrors;
   return errors === 0;
 }
 
-const schema197 = {
+const schema196 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -57281,7 +57396,7 @@ const schema197 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate750(
+function validate747(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -57310,7 +57425,7 @@ function validate750(
           instancePath: instancePath + '/cwd',
           schemaPath: '#/properties/cwd/type',
           keyword: 'type',
-          params: { type: schema198.properties.cwd.type },
+          params: { type: schema197.properties.cwd.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -57328,7 +57443,7 @@ function validate750(
           instancePath: instancePath + '/cursor',
           schemaPath: '#/properties/cursor/type',
           keyword: 'type',
-          params: { type: schema198.properties.cursor.type },
+          params: { type: schema197.properties.cursor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -57428,11 +57543,11 @@ function validate750(
     }
     errors++;
   }
-  validate750.errors = vErrors;
+  validate747.errors = vErrors;
   return errors === 0;
 }
 
-function validate746(
+function validate743(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -57575,14 +57690,14 @@ function validate746(
     }
     if (data.params !== undefined) {
       if (
-        !validate750(data.params, {
+        !validate747(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
+        vErrors = vErrors === null ? validate747.errors : vErrors.concat(validate747.errors);
         errors = vErrors.length;
       }
     }
@@ -57601,11 +57716,11 @@ function validate746(
     }
     errors++;
   }
-  validate746.errors = vErrors;
+  validate743.errors = vErrors;
   return errors === 0;
 }
 
-const schema199 = {
+const schema198 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -57616,7 +57731,7 @@ const schema199 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate759(
+function validate756(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -57668,14 +57783,14 @@ function validate759(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate761(data1[i0], {
+              !validate758(data1[i0], {
                 instancePath: instancePath + '/sessions/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate761.errors : vErrors.concat(validate761.errors);
+              vErrors = vErrors === null ? validate758.errors : vErrors.concat(validate758.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -57900,11 +58015,11 @@ function validate759(
     }
     errors++;
   }
-  validate759.errors = vErrors;
+  validate756.errors = vErrors;
   return errors === 0;
 }
 
-function validate755(
+function validate752(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -57999,14 +58114,14 @@ function validate755(
     }
     if (data.result !== undefined) {
       if (
-        !validate759(data.result, {
+        !validate756(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
+        vErrors = vErrors === null ? validate756.errors : vErrors.concat(validate756.errors);
         errors = vErrors.length;
       }
     }
@@ -58025,11 +58140,11 @@ function validate755(
     }
     errors++;
   }
-  validate755.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
 
-const schema202 = {
+const schema201 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -58041,7 +58156,7 @@ const schema202 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate773(
+function validate770(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -58180,11 +58295,11 @@ function validate773(
     }
     errors++;
   }
-  validate773.errors = vErrors;
+  validate770.errors = vErrors;
   return errors === 0;
 }
 
-function validate769(
+function validate766(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -58327,14 +58442,14 @@ function validate769(
     }
     if (data.params !== undefined) {
       if (
-        !validate773(data.params, {
+        !validate770(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
+        vErrors = vErrors === null ? validate770.errors : vErrors.concat(validate770.errors);
         errors = vErrors.length;
       }
     }
@@ -58353,11 +58468,11 @@ function validate769(
     }
     errors++;
   }
-  validate769.errors = vErrors;
+  validate766.errors = vErrors;
   return errors === 0;
 }
 
-const schema204 = {
+const schema203 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -58368,7 +58483,7 @@ const schema204 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate783(
+function validate780(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -58479,11 +58594,11 @@ function validate783(
     }
     errors++;
   }
-  validate783.errors = vErrors;
+  validate780.errors = vErrors;
   return errors === 0;
 }
 
-function validate779(
+function validate776(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -58578,14 +58693,14 @@ function validate779(
     }
     if (data.result !== undefined) {
       if (
-        !validate783(data.result, {
+        !validate780(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate783.errors : vErrors.concat(validate783.errors);
+        vErrors = vErrors === null ? validate780.errors : vErrors.concat(validate780.errors);
         errors = vErrors.length;
       }
     }
@@ -58604,11 +58719,11 @@ function validate779(
     }
     errors++;
   }
-  validate779.errors = vErrors;
+  validate776.errors = vErrors;
   return errors === 0;
 }
 
-const schema206 = {
+const schema205 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -58620,7 +58735,7 @@ const schema206 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate792(
+function validate789(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -58834,14 +58949,14 @@ function validate792(
           const len1 = data5.length;
           for (let i1 = 0; i1 < len1; i1++) {
             if (
-              !validate632(data5[i1], {
+              !validate629(data5[i1], {
                 instancePath: instancePath + '/mcpServers/' + i1,
                 parentData: data5,
                 parentDataProperty: i1,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+              vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
               errors = vErrors.length;
             }
           }
@@ -58969,11 +59084,11 @@ function validate792(
     }
     errors++;
   }
-  validate792.errors = vErrors;
+  validate789.errors = vErrors;
   return errors === 0;
 }
 
-function validate788(
+function validate785(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -59116,14 +59231,14 @@ function validate788(
     }
     if (data.params !== undefined) {
       if (
-        !validate792(data.params, {
+        !validate789(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
+        vErrors = vErrors === null ? validate789.errors : vErrors.concat(validate789.errors);
         errors = vErrors.length;
       }
     }
@@ -59142,11 +59257,11 @@ function validate788(
     }
     errors++;
   }
-  validate788.errors = vErrors;
+  validate785.errors = vErrors;
   return errors === 0;
 }
 
-const schema208 = {
+const schema207 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -59157,7 +59272,7 @@ const schema208 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate803(
+function validate800(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -59188,14 +59303,14 @@ function validate803(
       let valid3 = false;
       const _errs7 = errors;
       if (
-        !validate668(data1, {
+        !validate665(data1, {
           instancePath: instancePath + '/modes',
           parentData: data,
           parentDataProperty: 'modes',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+        vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs7 === errors;
@@ -59293,14 +59408,14 @@ function validate803(
             let valid6 = true;
             const _errs17 = errors;
             if (
-              !validate679(data2[i0], {
+              !validate676(data2[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data2,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid3 = _errs17 === errors;
@@ -59470,11 +59585,11 @@ function validate803(
     }
     errors++;
   }
-  validate803.errors = vErrors;
+  validate800.errors = vErrors;
   return errors === 0;
 }
 
-function validate799(
+function validate796(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -59569,14 +59684,14 @@ function validate799(
     }
     if (data.result !== undefined) {
       if (
-        !validate803(data.result, {
+        !validate800(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate803.errors : vErrors.concat(validate803.errors);
+        vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
         errors = vErrors.length;
       }
     }
@@ -59595,11 +59710,11 @@ function validate799(
     }
     errors++;
   }
-  validate799.errors = vErrors;
+  validate796.errors = vErrors;
   return errors === 0;
 }
 
-const schema210 = {
+const schema209 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -59611,7 +59726,7 @@ const schema210 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate814(
+function validate811(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -59750,11 +59865,11 @@ function validate814(
     }
     errors++;
   }
-  validate814.errors = vErrors;
+  validate811.errors = vErrors;
   return errors === 0;
 }
 
-function validate810(
+function validate807(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -59897,14 +60012,14 @@ function validate810(
     }
     if (data.params !== undefined) {
       if (
-        !validate814(data.params, {
+        !validate811(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate814.errors : vErrors.concat(validate814.errors);
+        vErrors = vErrors === null ? validate811.errors : vErrors.concat(validate811.errors);
         errors = vErrors.length;
       }
     }
@@ -59923,11 +60038,11 @@ function validate810(
     }
     errors++;
   }
-  validate810.errors = vErrors;
+  validate807.errors = vErrors;
   return errors === 0;
 }
 
-const schema212 = {
+const schema211 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -59938,7 +60053,7 @@ const schema212 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate824(
+function validate821(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60049,11 +60164,11 @@ function validate824(
     }
     errors++;
   }
-  validate824.errors = vErrors;
+  validate821.errors = vErrors;
   return errors === 0;
 }
 
-function validate820(
+function validate817(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60148,14 +60263,14 @@ function validate820(
     }
     if (data.result !== undefined) {
       if (
-        !validate824(data.result, {
+        !validate821(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate824.errors : vErrors.concat(validate824.errors);
+        vErrors = vErrors === null ? validate821.errors : vErrors.concat(validate821.errors);
         errors = vErrors.length;
       }
     }
@@ -60174,11 +60289,11 @@ function validate820(
     }
     errors++;
   }
-  validate820.errors = vErrors;
+  validate817.errors = vErrors;
   return errors === 0;
 }
 
-const schema214 = {
+const schema213 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -60190,7 +60305,7 @@ const schema214 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate833(
+function validate830(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60257,14 +60372,14 @@ function validate833(
     }
     if (data.modeId !== undefined) {
       if (
-        !validate670(data.modeId, {
+        !validate667(data.modeId, {
           instancePath: instancePath + '/modeId',
           parentData: data,
           parentDataProperty: 'modeId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+        vErrors = vErrors === null ? validate667.errors : vErrors.concat(validate667.errors);
         errors = vErrors.length;
       }
     }
@@ -60357,11 +60472,11 @@ function validate833(
     }
     errors++;
   }
-  validate833.errors = vErrors;
+  validate830.errors = vErrors;
   return errors === 0;
 }
 
-function validate829(
+function validate826(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60504,14 +60619,14 @@ function validate829(
     }
     if (data.params !== undefined) {
       if (
-        !validate833(data.params, {
+        !validate830(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate833.errors : vErrors.concat(validate833.errors);
+        vErrors = vErrors === null ? validate830.errors : vErrors.concat(validate830.errors);
         errors = vErrors.length;
       }
     }
@@ -60530,11 +60645,11 @@ function validate829(
     }
     errors++;
   }
-  validate829.errors = vErrors;
+  validate826.errors = vErrors;
   return errors === 0;
 }
 
-const schema216 = {
+const schema215 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -60545,7 +60660,7 @@ const schema216 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate844(
+function validate841(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60656,11 +60771,11 @@ function validate844(
     }
     errors++;
   }
-  validate844.errors = vErrors;
+  validate841.errors = vErrors;
   return errors === 0;
 }
 
-function validate840(
+function validate837(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60755,14 +60870,14 @@ function validate840(
     }
     if (data.result !== undefined) {
       if (
-        !validate844(data.result, {
+        !validate841(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate844.errors : vErrors.concat(validate844.errors);
+        vErrors = vErrors === null ? validate841.errors : vErrors.concat(validate841.errors);
         errors = vErrors.length;
       }
     }
@@ -60781,11 +60896,11 @@ function validate840(
     }
     errors++;
   }
-  validate840.errors = vErrors;
+  validate837.errors = vErrors;
   return errors === 0;
 }
 
-const schema218 = {
+const schema217 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -60797,37 +60912,19 @@ const schema218 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate853(
+function validate850(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (!validate854(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? validate854.errors : vErrors.concat(validate854.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs2 = errors;
-    if (!validate860(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? validate860.errors : vErrors.concat(validate860.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
+  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
     const err0 = {
       instancePath,
-      schemaPath: '#/anyOf',
-      keyword: 'anyOf',
-      params: {},
-      message: 'must match a schema in anyOf',
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
     };
     if (vErrors === null) {
       vErrors = [err0];
@@ -60835,21 +60932,83 @@ function validate853(
       vErrors.push(err0);
     }
     errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+  }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.type === undefined && (missing0 = 'type')) {
+      const err1 = {};
+      if (vErrors === null) {
+        vErrors = [err1];
       } else {
-        vErrors = null;
+        vErrors.push(err1);
+      }
+      errors++;
+    } else {
+      if (data.type !== undefined) {
+        if ('boolean' !== data.type) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   }
-  validate853.errors = vErrors;
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate851(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate851.errors : vErrors.concat(validate851.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'then';
+  } else {
+    const _errs5 = errors;
+    if (!validate857(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? validate857.errors : vErrors.concat(validate857.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = 'else';
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: ifClause0 },
+      message: 'must match "' + ifClause0 + '" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate850.errors = vErrors;
   return errors === 0;
 }
 
-function validate849(
+function validate846(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -60992,14 +61151,14 @@ function validate849(
     }
     if (data.params !== undefined) {
       if (
-        !validate853(data.params, {
+        !validate850(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate853.errors : vErrors.concat(validate853.errors);
+        vErrors = vErrors === null ? validate850.errors : vErrors.concat(validate850.errors);
         errors = vErrors.length;
       }
     }
@@ -61018,11 +61177,11 @@ function validate849(
     }
     errors++;
   }
-  validate849.errors = vErrors;
+  validate846.errors = vErrors;
   return errors === 0;
 }
 
-const schema222 = {
+const schema221 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -61033,7 +61192,7 @@ const schema222 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate873(
+function validate870(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -61085,14 +61244,14 @@ function validate873(
             let valid4 = true;
             const _errs9 = errors;
             if (
-              !validate679(data1[i0], {
+              !validate676(data1[i0], {
                 instancePath: instancePath + '/configOptions/' + i0,
                 parentData: data1,
                 parentDataProperty: i0,
                 rootData,
               })
             ) {
-              vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
+              vErrors = vErrors === null ? validate676.errors : vErrors.concat(validate676.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs9 === errors;
@@ -61266,11 +61425,11 @@ function validate873(
     }
     errors++;
   }
-  validate873.errors = vErrors;
+  validate870.errors = vErrors;
   return errors === 0;
 }
 
-function validate869(
+function validate866(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -61365,14 +61524,14 @@ function validate869(
     }
     if (data.result !== undefined) {
       if (
-        !validate873(data.result, {
+        !validate870(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate873.errors : vErrors.concat(validate873.errors);
+        vErrors = vErrors === null ? validate870.errors : vErrors.concat(validate870.errors);
         errors = vErrors.length;
       }
     }
@@ -61391,11 +61550,11 @@ function validate869(
     }
     errors++;
   }
-  validate869.errors = vErrors;
+  validate866.errors = vErrors;
   return errors === 0;
 }
 
-const schema224 = {
+const schema223 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -61407,7 +61566,7 @@ const schema224 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate883(
+function validate880(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -61594,11 +61753,11 @@ function validate883(
     }
     errors++;
   }
-  validate883.errors = vErrors;
+  validate880.errors = vErrors;
   return errors === 0;
 }
 
-function validate879(
+function validate876(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -61741,14 +61900,14 @@ function validate879(
     }
     if (data.params !== undefined) {
       if (
-        !validate883(data.params, {
+        !validate880(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate883.errors : vErrors.concat(validate883.errors);
+        vErrors = vErrors === null ? validate880.errors : vErrors.concat(validate880.errors);
         errors = vErrors.length;
       }
     }
@@ -61767,11 +61926,11 @@ function validate879(
     }
     errors++;
   }
-  validate879.errors = vErrors;
+  validate876.errors = vErrors;
   return errors === 0;
 }
 
-const schema226 = {
+const schema225 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -61782,7 +61941,7 @@ const schema226 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate894(
+function validate891(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -61821,14 +61980,14 @@ function validate894(
     }
     if (data.stopReason !== undefined) {
       if (
-        !validate896(data.stopReason, {
+        !validate893(data.stopReason, {
           instancePath: instancePath + '/stopReason',
           parentData: data,
           parentDataProperty: 'stopReason',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate896.errors : vErrors.concat(validate896.errors);
+        vErrors = vErrors === null ? validate893.errors : vErrors.concat(validate893.errors);
         errors = vErrors.length;
       }
     }
@@ -61921,11 +62080,11 @@ function validate894(
     }
     errors++;
   }
-  validate894.errors = vErrors;
+  validate891.errors = vErrors;
   return errors === 0;
 }
 
-function validate890(
+function validate887(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62020,14 +62179,14 @@ function validate890(
     }
     if (data.result !== undefined) {
       if (
-        !validate894(data.result, {
+        !validate891(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate894.errors : vErrors.concat(validate894.errors);
+        vErrors = vErrors === null ? validate891.errors : vErrors.concat(validate891.errors);
         errors = vErrors.length;
       }
     }
@@ -62046,11 +62205,11 @@ function validate890(
     }
     errors++;
   }
-  validate890.errors = vErrors;
+  validate887.errors = vErrors;
   return errors === 0;
 }
 
-const schema229 = {
+const schema228 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -62061,7 +62220,7 @@ const schema229 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate904(
+function validate901(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62128,14 +62287,14 @@ function validate904(
     }
     if (data.update !== undefined) {
       if (
-        !validate907(data.update, {
+        !validate904(data.update, {
           instancePath: instancePath + '/update',
           parentData: data,
           parentDataProperty: 'update',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate907.errors : vErrors.concat(validate907.errors);
+        vErrors = vErrors === null ? validate904.errors : vErrors.concat(validate904.errors);
         errors = vErrors.length;
       }
     }
@@ -62228,11 +62387,11 @@ function validate904(
     }
     errors++;
   }
-  validate904.errors = vErrors;
+  validate901.errors = vErrors;
   return errors === 0;
 }
 
-function validate901(
+function validate898(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62347,14 +62506,14 @@ function validate901(
     }
     if (data.params !== undefined) {
       if (
-        !validate904(data.params, {
+        !validate901(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate904.errors : vErrors.concat(validate904.errors);
+        vErrors = vErrors === null ? validate901.errors : vErrors.concat(validate901.errors);
         errors = vErrors.length;
       }
     }
@@ -62373,11 +62532,11 @@ function validate901(
     }
     errors++;
   }
-  validate901.errors = vErrors;
+  validate898.errors = vErrors;
   return errors === 0;
 }
 
-const schema268 = {
+const schema267 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -62388,7 +62547,7 @@ const schema268 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1048(
+function validate1045(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62427,14 +62586,14 @@ function validate1048(
     }
     if (data.elicitationId !== undefined) {
       if (
-        !validate420(data.elicitationId, {
+        !validate417(data.elicitationId, {
           instancePath: instancePath + '/elicitationId',
           parentData: data,
           parentDataProperty: 'elicitationId',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
+        vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
         errors = vErrors.length;
       }
     }
@@ -62527,11 +62686,11 @@ function validate1048(
     }
     errors++;
   }
-  validate1048.errors = vErrors;
+  validate1045.errors = vErrors;
   return errors === 0;
 }
 
-function validate1045(
+function validate1042(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62646,14 +62805,14 @@ function validate1045(
     }
     if (data.params !== undefined) {
       if (
-        !validate1048(data.params, {
+        !validate1045(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1048.errors : vErrors.concat(validate1048.errors);
+        vErrors = vErrors === null ? validate1045.errors : vErrors.concat(validate1045.errors);
         errors = vErrors.length;
       }
     }
@@ -62672,11 +62831,11 @@ function validate1045(
     }
     errors++;
   }
-  validate1045.errors = vErrors;
+  validate1042.errors = vErrors;
   return errors === 0;
 }
 
-const schema270 = {
+const schema269 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -62687,7 +62846,7 @@ const schema270 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1057(
+function validate1054(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62826,11 +62985,11 @@ function validate1057(
     }
     errors++;
   }
-  validate1057.errors = vErrors;
+  validate1054.errors = vErrors;
   return errors === 0;
 }
 
-function validate1054(
+function validate1051(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -62945,14 +63104,14 @@ function validate1054(
     }
     if (data.params !== undefined) {
       if (
-        !validate1057(data.params, {
+        !validate1054(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1057.errors : vErrors.concat(validate1057.errors);
+        vErrors = vErrors === null ? validate1054.errors : vErrors.concat(validate1054.errors);
         errors = vErrors.length;
       }
     }
@@ -62971,11 +63130,11 @@ function validate1054(
     }
     errors++;
   }
-  validate1054.errors = vErrors;
+  validate1051.errors = vErrors;
   return errors === 0;
 }
 
-const schema272 = {
+const schema271 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -62986,7 +63145,7 @@ const schema272 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1066(
+function validate1063(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -63125,11 +63284,11 @@ function validate1066(
     }
     errors++;
   }
-  validate1066.errors = vErrors;
+  validate1063.errors = vErrors;
   return errors === 0;
 }
 
-function validate1063(
+function validate1060(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -63244,14 +63403,14 @@ function validate1063(
     }
     if (data.params !== undefined) {
       if (
-        !validate1066(data.params, {
+        !validate1063(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1066.errors : vErrors.concat(validate1066.errors);
+        vErrors = vErrors === null ? validate1063.errors : vErrors.concat(validate1063.errors);
         errors = vErrors.length;
       }
     }
@@ -63270,11 +63429,11 @@ function validate1063(
     }
     errors++;
   }
-  validate1063.errors = vErrors;
+  validate1060.errors = vErrors;
   return errors === 0;
 }
 
-const schema274 = {
+const schema273 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'method', 'params'],
   properties: {
@@ -63286,17 +63445,17 @@ const schema274 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1076(
+function validate1073(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1076.errors = null;
+  validate1073.errors = null;
   return true;
 }
 
 const pattern0 = new RegExp('^_', 'u');
 
-function validate1072(
+function validate1069(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -63440,14 +63599,14 @@ function validate1072(
     }
     if (data.params !== undefined) {
       if (
-        !validate1076(data.params, {
+        !validate1073(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1076.errors : vErrors.concat(validate1076.errors);
+        vErrors = vErrors === null ? validate1073.errors : vErrors.concat(validate1073.errors);
         errors = vErrors.length;
       }
     }
@@ -63466,11 +63625,11 @@ function validate1072(
     }
     errors++;
   }
-  validate1072.errors = vErrors;
+  validate1069.errors = vErrors;
   return errors === 0;
 }
 
-const schema276 = {
+const schema275 = {
   type: 'object',
   required: ['jsonrpc', 'id', 'result'],
   properties: {
@@ -63481,15 +63640,15 @@ const schema276 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1083(
+function validate1080(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1083.errors = null;
+  validate1080.errors = null;
   return true;
 }
 
-function validate1079(
+function validate1076(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -63584,14 +63743,14 @@ function validate1079(
     }
     if (data.result !== undefined) {
       if (
-        !validate1083(data.result, {
+        !validate1080(data.result, {
           instancePath: instancePath + '/result',
           parentData: data,
           parentDataProperty: 'result',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1083.errors : vErrors.concat(validate1083.errors);
+        vErrors = vErrors === null ? validate1080.errors : vErrors.concat(validate1080.errors);
         errors = vErrors.length;
       }
     }
@@ -63610,11 +63769,11 @@ function validate1079(
     }
     errors++;
   }
-  validate1079.errors = vErrors;
+  validate1076.errors = vErrors;
   return errors === 0;
 }
 
-const schema278 = {
+const schema277 = {
   type: 'object',
   required: ['jsonrpc', 'method', 'params'],
   properties: {
@@ -63625,15 +63784,15 @@ const schema278 = {
   additionalProperties: { $ref: '#/definitions/OpenValue' },
 };
 
-function validate1089(
+function validate1086(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
-  validate1089.errors = null;
+  validate1086.errors = null;
   return true;
 }
 
-function validate1086(
+function validate1083(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -63749,14 +63908,14 @@ function validate1086(
     }
     if (data.params !== undefined) {
       if (
-        !validate1089(data.params, {
+        !validate1086(data.params, {
           instancePath: instancePath + '/params',
           parentData: data,
           parentDataProperty: 'params',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate1089.errors : vErrors.concat(validate1089.errors);
+        vErrors = vErrors === null ? validate1086.errors : vErrors.concat(validate1086.errors);
         errors = vErrors.length;
       }
     }
@@ -63775,7 +63934,7 @@ function validate1086(
     }
     errors++;
   }
-  validate1086.errors = vErrors;
+  validate1083.errors = vErrors;
   return errors === 0;
 }
 
@@ -64023,7 +64182,7 @@ function validate21(
                                     if (!valid0) {
                                       const _errs19 = errors;
                                       if (
-                                        !validate433(data, {
+                                        !validate430(data, {
                                           instancePath,
                                           parentData,
                                           parentDataProperty,
@@ -64032,8 +64191,8 @@ function validate21(
                                       ) {
                                         vErrors =
                                           vErrors === null
-                                            ? validate433.errors
-                                            : vErrors.concat(validate433.errors);
+                                            ? validate430.errors
+                                            : vErrors.concat(validate430.errors);
                                         errors = vErrors.length;
                                       }
                                       var _valid0 = _errs19 === errors;
@@ -64041,7 +64200,7 @@ function validate21(
                                       if (!valid0) {
                                         const _errs20 = errors;
                                         if (
-                                          !validate461(data, {
+                                          !validate458(data, {
                                             instancePath,
                                             parentData,
                                             parentDataProperty,
@@ -64050,8 +64209,8 @@ function validate21(
                                         ) {
                                           vErrors =
                                             vErrors === null
-                                              ? validate461.errors
-                                              : vErrors.concat(validate461.errors);
+                                              ? validate458.errors
+                                              : vErrors.concat(validate458.errors);
                                           errors = vErrors.length;
                                         }
                                         var _valid0 = _errs20 === errors;
@@ -64059,7 +64218,7 @@ function validate21(
                                         if (!valid0) {
                                           const _errs21 = errors;
                                           if (
-                                            !validate518(data, {
+                                            !validate515(data, {
                                               instancePath,
                                               parentData,
                                               parentDataProperty,
@@ -64068,8 +64227,8 @@ function validate21(
                                           ) {
                                             vErrors =
                                               vErrors === null
-                                                ? validate518.errors
-                                                : vErrors.concat(validate518.errors);
+                                                ? validate515.errors
+                                                : vErrors.concat(validate515.errors);
                                             errors = vErrors.length;
                                           }
                                           var _valid0 = _errs21 === errors;
@@ -64077,7 +64236,7 @@ function validate21(
                                           if (!valid0) {
                                             const _errs22 = errors;
                                             if (
-                                              !validate589(data, {
+                                              !validate586(data, {
                                                 instancePath,
                                                 parentData,
                                                 parentDataProperty,
@@ -64086,8 +64245,8 @@ function validate21(
                                             ) {
                                               vErrors =
                                                 vErrors === null
-                                                  ? validate589.errors
-                                                  : vErrors.concat(validate589.errors);
+                                                  ? validate586.errors
+                                                  : vErrors.concat(validate586.errors);
                                               errors = vErrors.length;
                                             }
                                             var _valid0 = _errs22 === errors;
@@ -64095,7 +64254,7 @@ function validate21(
                                             if (!valid0) {
                                               const _errs23 = errors;
                                               if (
-                                                !validate599(data, {
+                                                !validate596(data, {
                                                   instancePath,
                                                   parentData,
                                                   parentDataProperty,
@@ -64104,8 +64263,8 @@ function validate21(
                                               ) {
                                                 vErrors =
                                                   vErrors === null
-                                                    ? validate599.errors
-                                                    : vErrors.concat(validate599.errors);
+                                                    ? validate596.errors
+                                                    : vErrors.concat(validate596.errors);
                                                 errors = vErrors.length;
                                               }
                                               var _valid0 = _errs23 === errors;
@@ -64113,7 +64272,7 @@ function validate21(
                                               if (!valid0) {
                                                 const _errs24 = errors;
                                                 if (
-                                                  !validate608(data, {
+                                                  !validate605(data, {
                                                     instancePath,
                                                     parentData,
                                                     parentDataProperty,
@@ -64122,8 +64281,8 @@ function validate21(
                                                 ) {
                                                   vErrors =
                                                     vErrors === null
-                                                      ? validate608.errors
-                                                      : vErrors.concat(validate608.errors);
+                                                      ? validate605.errors
+                                                      : vErrors.concat(validate605.errors);
                                                   errors = vErrors.length;
                                                 }
                                                 var _valid0 = _errs24 === errors;
@@ -64131,7 +64290,7 @@ function validate21(
                                                 if (!valid0) {
                                                   const _errs25 = errors;
                                                   if (
-                                                    !validate617(data, {
+                                                    !validate614(data, {
                                                       instancePath,
                                                       parentData,
                                                       parentDataProperty,
@@ -64140,8 +64299,8 @@ function validate21(
                                                   ) {
                                                     vErrors =
                                                       vErrors === null
-                                                        ? validate617.errors
-                                                        : vErrors.concat(validate617.errors);
+                                                        ? validate614.errors
+                                                        : vErrors.concat(validate614.errors);
                                                     errors = vErrors.length;
                                                   }
                                                   var _valid0 = _errs25 === errors;
@@ -64149,7 +64308,7 @@ function validate21(
                                                   if (!valid0) {
                                                     const _errs26 = errors;
                                                     if (
-                                                      !validate626(data, {
+                                                      !validate623(data, {
                                                         instancePath,
                                                         parentData,
                                                         parentDataProperty,
@@ -64158,8 +64317,8 @@ function validate21(
                                                     ) {
                                                       vErrors =
                                                         vErrors === null
-                                                          ? validate626.errors
-                                                          : vErrors.concat(validate626.errors);
+                                                          ? validate623.errors
+                                                          : vErrors.concat(validate623.errors);
                                                       errors = vErrors.length;
                                                     }
                                                     var _valid0 = _errs26 === errors;
@@ -64167,7 +64326,7 @@ function validate21(
                                                     if (!valid0) {
                                                       const _errs27 = errors;
                                                       if (
-                                                        !validate661(data, {
+                                                        !validate658(data, {
                                                           instancePath,
                                                           parentData,
                                                           parentDataProperty,
@@ -64176,8 +64335,8 @@ function validate21(
                                                       ) {
                                                         vErrors =
                                                           vErrors === null
-                                                            ? validate661.errors
-                                                            : vErrors.concat(validate661.errors);
+                                                            ? validate658.errors
+                                                            : vErrors.concat(validate658.errors);
                                                         errors = vErrors.length;
                                                       }
                                                       var _valid0 = _errs27 === errors;
@@ -64185,7 +64344,7 @@ function validate21(
                                                       if (!valid0) {
                                                         const _errs28 = errors;
                                                         if (
-                                                          !validate724(data, {
+                                                          !validate721(data, {
                                                             instancePath,
                                                             parentData,
                                                             parentDataProperty,
@@ -64194,8 +64353,8 @@ function validate21(
                                                         ) {
                                                           vErrors =
                                                             vErrors === null
-                                                              ? validate724.errors
-                                                              : vErrors.concat(validate724.errors);
+                                                              ? validate721.errors
+                                                              : vErrors.concat(validate721.errors);
                                                           errors = vErrors.length;
                                                         }
                                                         var _valid0 = _errs28 === errors;
@@ -64203,7 +64362,7 @@ function validate21(
                                                         if (!valid0) {
                                                           const _errs29 = errors;
                                                           if (
-                                                            !validate735(data, {
+                                                            !validate732(data, {
                                                               instancePath,
                                                               parentData,
                                                               parentDataProperty,
@@ -64212,9 +64371,9 @@ function validate21(
                                                           ) {
                                                             vErrors =
                                                               vErrors === null
-                                                                ? validate735.errors
+                                                                ? validate732.errors
                                                                 : vErrors.concat(
-                                                                    validate735.errors,
+                                                                    validate732.errors,
                                                                   );
                                                             errors = vErrors.length;
                                                           }
@@ -64223,7 +64382,7 @@ function validate21(
                                                           if (!valid0) {
                                                             const _errs30 = errors;
                                                             if (
-                                                              !validate746(data, {
+                                                              !validate743(data, {
                                                                 instancePath,
                                                                 parentData,
                                                                 parentDataProperty,
@@ -64232,9 +64391,9 @@ function validate21(
                                                             ) {
                                                               vErrors =
                                                                 vErrors === null
-                                                                  ? validate746.errors
+                                                                  ? validate743.errors
                                                                   : vErrors.concat(
-                                                                      validate746.errors,
+                                                                      validate743.errors,
                                                                     );
                                                               errors = vErrors.length;
                                                             }
@@ -64243,7 +64402,7 @@ function validate21(
                                                             if (!valid0) {
                                                               const _errs31 = errors;
                                                               if (
-                                                                !validate755(data, {
+                                                                !validate752(data, {
                                                                   instancePath,
                                                                   parentData,
                                                                   parentDataProperty,
@@ -64252,9 +64411,9 @@ function validate21(
                                                               ) {
                                                                 vErrors =
                                                                   vErrors === null
-                                                                    ? validate755.errors
+                                                                    ? validate752.errors
                                                                     : vErrors.concat(
-                                                                        validate755.errors,
+                                                                        validate752.errors,
                                                                       );
                                                                 errors = vErrors.length;
                                                               }
@@ -64263,7 +64422,7 @@ function validate21(
                                                               if (!valid0) {
                                                                 const _errs32 = errors;
                                                                 if (
-                                                                  !validate769(data, {
+                                                                  !validate766(data, {
                                                                     instancePath,
                                                                     parentData,
                                                                     parentDataProperty,
@@ -64272,9 +64431,9 @@ function validate21(
                                                                 ) {
                                                                   vErrors =
                                                                     vErrors === null
-                                                                      ? validate769.errors
+                                                                      ? validate766.errors
                                                                       : vErrors.concat(
-                                                                          validate769.errors,
+                                                                          validate766.errors,
                                                                         );
                                                                   errors = vErrors.length;
                                                                 }
@@ -64283,7 +64442,7 @@ function validate21(
                                                                 if (!valid0) {
                                                                   const _errs33 = errors;
                                                                   if (
-                                                                    !validate779(data, {
+                                                                    !validate776(data, {
                                                                       instancePath,
                                                                       parentData,
                                                                       parentDataProperty,
@@ -64292,9 +64451,9 @@ function validate21(
                                                                   ) {
                                                                     vErrors =
                                                                       vErrors === null
-                                                                        ? validate779.errors
+                                                                        ? validate776.errors
                                                                         : vErrors.concat(
-                                                                            validate779.errors,
+                                                                            validate776.errors,
                                                                           );
                                                                     errors = vErrors.length;
                                                                   }
@@ -64303,7 +64462,7 @@ function validate21(
                                                                   if (!valid0) {
                                                                     const _errs34 = errors;
                                                                     if (
-                                                                      !validate788(data, {
+                                                                      !validate785(data, {
                                                                         instancePath,
                                                                         parentData,
                                                                         parentDataProperty,
@@ -64312,9 +64471,9 @@ function validate21(
                                                                     ) {
                                                                       vErrors =
                                                                         vErrors === null
-                                                                          ? validate788.errors
+                                                                          ? validate785.errors
                                                                           : vErrors.concat(
-                                                                              validate788.errors,
+                                                                              validate785.errors,
                                                                             );
                                                                       errors = vErrors.length;
                                                                     }
@@ -64324,7 +64483,7 @@ function validate21(
                                                                     if (!valid0) {
                                                                       const _errs35 = errors;
                                                                       if (
-                                                                        !validate799(data, {
+                                                                        !validate796(data, {
                                                                           instancePath,
                                                                           parentData,
                                                                           parentDataProperty,
@@ -64333,9 +64492,9 @@ function validate21(
                                                                       ) {
                                                                         vErrors =
                                                                           vErrors === null
-                                                                            ? validate799.errors
+                                                                            ? validate796.errors
                                                                             : vErrors.concat(
-                                                                                validate799.errors,
+                                                                                validate796.errors,
                                                                               );
                                                                         errors = vErrors.length;
                                                                       }
@@ -64345,7 +64504,7 @@ function validate21(
                                                                       if (!valid0) {
                                                                         const _errs36 = errors;
                                                                         if (
-                                                                          !validate810(data, {
+                                                                          !validate807(data, {
                                                                             instancePath,
                                                                             parentData,
                                                                             parentDataProperty,
@@ -64354,9 +64513,9 @@ function validate21(
                                                                         ) {
                                                                           vErrors =
                                                                             vErrors === null
-                                                                              ? validate810.errors
+                                                                              ? validate807.errors
                                                                               : vErrors.concat(
-                                                                                  validate810.errors,
+                                                                                  validate807.errors,
                                                                                 );
                                                                           errors = vErrors.length;
                                                                         }
@@ -64366,7 +64525,7 @@ function validate21(
                                                                         if (!valid0) {
                                                                           const _errs37 = errors;
                                                                           if (
-                                                                            !validate820(data, {
+                                                                            !validate817(data, {
                                                                               instancePath,
                                                                               parentData,
                                                                               parentDataProperty,
@@ -64375,9 +64534,9 @@ function validate21(
                                                                           ) {
                                                                             vErrors =
                                                                               vErrors === null
-                                                                                ? validate820.errors
+                                                                                ? validate817.errors
                                                                                 : vErrors.concat(
-                                                                                    validate820.errors,
+                                                                                    validate817.errors,
                                                                                   );
                                                                             errors = vErrors.length;
                                                                           }
@@ -64388,7 +64547,7 @@ function validate21(
                                                                           if (!valid0) {
                                                                             const _errs38 = errors;
                                                                             if (
-                                                                              !validate829(data, {
+                                                                              !validate826(data, {
                                                                                 instancePath,
                                                                                 parentData,
                                                                                 parentDataProperty,
@@ -64397,9 +64556,9 @@ function validate21(
                                                                             ) {
                                                                               vErrors =
                                                                                 vErrors === null
-                                                                                  ? validate829.errors
+                                                                                  ? validate826.errors
                                                                                   : vErrors.concat(
-                                                                                      validate829.errors,
+                                                                                      validate826.errors,
                                                                                     );
                                                                               errors =
                                                                                 vErrors.length;
@@ -64412,7 +64571,7 @@ function validate21(
                                                                               const _errs39 =
                                                                                 errors;
                                                                               if (
-                                                                                !validate840(data, {
+                                                                                !validate837(data, {
                                                                                   instancePath,
                                                                                   parentData,
                                                                                   parentDataProperty,
@@ -64421,9 +64580,9 @@ function validate21(
                                                                               ) {
                                                                                 vErrors =
                                                                                   vErrors === null
-                                                                                    ? validate840.errors
+                                                                                    ? validate837.errors
                                                                                     : vErrors.concat(
-                                                                                        validate840.errors,
+                                                                                        validate837.errors,
                                                                                       );
                                                                                 errors =
                                                                                   vErrors.length;
@@ -64436,7 +64595,7 @@ function validate21(
                                                                                 const _errs40 =
                                                                                   errors;
                                                                                 if (
-                                                                                  !validate849(
+                                                                                  !validate846(
                                                                                     data,
                                                                                     {
                                                                                       instancePath,
@@ -64448,9 +64607,9 @@ function validate21(
                                                                                 ) {
                                                                                   vErrors =
                                                                                     vErrors === null
-                                                                                      ? validate849.errors
+                                                                                      ? validate846.errors
                                                                                       : vErrors.concat(
-                                                                                          validate849.errors,
+                                                                                          validate846.errors,
                                                                                         );
                                                                                   errors =
                                                                                     vErrors.length;
@@ -64464,7 +64623,7 @@ function validate21(
                                                                                   const _errs41 =
                                                                                     errors;
                                                                                   if (
-                                                                                    !validate869(
+                                                                                    !validate866(
                                                                                       data,
                                                                                       {
                                                                                         instancePath,
@@ -64477,9 +64636,9 @@ function validate21(
                                                                                     vErrors =
                                                                                       vErrors ===
                                                                                       null
-                                                                                        ? validate869.errors
+                                                                                        ? validate866.errors
                                                                                         : vErrors.concat(
-                                                                                            validate869.errors,
+                                                                                            validate866.errors,
                                                                                           );
                                                                                     errors =
                                                                                       vErrors.length;
@@ -64494,7 +64653,7 @@ function validate21(
                                                                                     const _errs42 =
                                                                                       errors;
                                                                                     if (
-                                                                                      !validate879(
+                                                                                      !validate876(
                                                                                         data,
                                                                                         {
                                                                                           instancePath,
@@ -64507,9 +64666,9 @@ function validate21(
                                                                                       vErrors =
                                                                                         vErrors ===
                                                                                         null
-                                                                                          ? validate879.errors
+                                                                                          ? validate876.errors
                                                                                           : vErrors.concat(
-                                                                                              validate879.errors,
+                                                                                              validate876.errors,
                                                                                             );
                                                                                       errors =
                                                                                         vErrors.length;
@@ -64524,7 +64683,7 @@ function validate21(
                                                                                       const _errs43 =
                                                                                         errors;
                                                                                       if (
-                                                                                        !validate890(
+                                                                                        !validate887(
                                                                                           data,
                                                                                           {
                                                                                             instancePath,
@@ -64537,9 +64696,9 @@ function validate21(
                                                                                         vErrors =
                                                                                           vErrors ===
                                                                                           null
-                                                                                            ? validate890.errors
+                                                                                            ? validate887.errors
                                                                                             : vErrors.concat(
-                                                                                                validate890.errors,
+                                                                                                validate887.errors,
                                                                                               );
                                                                                         errors =
                                                                                           vErrors.length;
@@ -64554,7 +64713,7 @@ function validate21(
                                                                                         const _errs44 =
                                                                                           errors;
                                                                                         if (
-                                                                                          !validate901(
+                                                                                          !validate898(
                                                                                             data,
                                                                                             {
                                                                                               instancePath,
@@ -64567,9 +64726,9 @@ function validate21(
                                                                                           vErrors =
                                                                                             vErrors ===
                                                                                             null
-                                                                                              ? validate901.errors
+                                                                                              ? validate898.errors
                                                                                               : vErrors.concat(
-                                                                                                  validate901.errors,
+                                                                                                  validate898.errors,
                                                                                                 );
                                                                                           errors =
                                                                                             vErrors.length;
@@ -64586,7 +64745,7 @@ function validate21(
                                                                                           const _errs45 =
                                                                                             errors;
                                                                                           if (
-                                                                                            !validate1045(
+                                                                                            !validate1042(
                                                                                               data,
                                                                                               {
                                                                                                 instancePath,
@@ -64599,9 +64758,9 @@ function validate21(
                                                                                             vErrors =
                                                                                               vErrors ===
                                                                                               null
-                                                                                                ? validate1045.errors
+                                                                                                ? validate1042.errors
                                                                                                 : vErrors.concat(
-                                                                                                    validate1045.errors,
+                                                                                                    validate1042.errors,
                                                                                                   );
                                                                                             errors =
                                                                                               vErrors.length;
@@ -64618,7 +64777,7 @@ function validate21(
                                                                                             const _errs46 =
                                                                                               errors;
                                                                                             if (
-                                                                                              !validate1054(
+                                                                                              !validate1051(
                                                                                                 data,
                                                                                                 {
                                                                                                   instancePath,
@@ -64631,9 +64790,9 @@ function validate21(
                                                                                               vErrors =
                                                                                                 vErrors ===
                                                                                                 null
-                                                                                                  ? validate1054.errors
+                                                                                                  ? validate1051.errors
                                                                                                   : vErrors.concat(
-                                                                                                      validate1054.errors,
+                                                                                                      validate1051.errors,
                                                                                                     );
                                                                                               errors =
                                                                                                 vErrors.length;
@@ -64650,7 +64809,7 @@ function validate21(
                                                                                               const _errs47 =
                                                                                                 errors;
                                                                                               if (
-                                                                                                !validate1063(
+                                                                                                !validate1060(
                                                                                                   data,
                                                                                                   {
                                                                                                     instancePath,
@@ -64663,9 +64822,9 @@ function validate21(
                                                                                                 vErrors =
                                                                                                   vErrors ===
                                                                                                   null
-                                                                                                    ? validate1063.errors
+                                                                                                    ? validate1060.errors
                                                                                                     : vErrors.concat(
-                                                                                                        validate1063.errors,
+                                                                                                        validate1060.errors,
                                                                                                       );
                                                                                                 errors =
                                                                                                   vErrors.length;
@@ -64682,7 +64841,7 @@ function validate21(
                                                                                                 const _errs48 =
                                                                                                   errors;
                                                                                                 if (
-                                                                                                  !validate1072(
+                                                                                                  !validate1069(
                                                                                                     data,
                                                                                                     {
                                                                                                       instancePath,
@@ -64695,9 +64854,9 @@ function validate21(
                                                                                                   vErrors =
                                                                                                     vErrors ===
                                                                                                     null
-                                                                                                      ? validate1072.errors
+                                                                                                      ? validate1069.errors
                                                                                                       : vErrors.concat(
-                                                                                                          validate1072.errors,
+                                                                                                          validate1069.errors,
                                                                                                         );
                                                                                                   errors =
                                                                                                     vErrors.length;
@@ -64714,7 +64873,7 @@ function validate21(
                                                                                                   const _errs49 =
                                                                                                     errors;
                                                                                                   if (
-                                                                                                    !validate1079(
+                                                                                                    !validate1076(
                                                                                                       data,
                                                                                                       {
                                                                                                         instancePath,
@@ -64727,9 +64886,9 @@ function validate21(
                                                                                                     vErrors =
                                                                                                       vErrors ===
                                                                                                       null
-                                                                                                        ? validate1079.errors
+                                                                                                        ? validate1076.errors
                                                                                                         : vErrors.concat(
-                                                                                                            validate1079.errors,
+                                                                                                            validate1076.errors,
                                                                                                           );
                                                                                                     errors =
                                                                                                       vErrors.length;
@@ -64746,7 +64905,7 @@ function validate21(
                                                                                                     const _errs50 =
                                                                                                       errors;
                                                                                                     if (
-                                                                                                      !validate1086(
+                                                                                                      !validate1083(
                                                                                                         data,
                                                                                                         {
                                                                                                           instancePath,
@@ -64759,9 +64918,9 @@ function validate21(
                                                                                                       vErrors =
                                                                                                         vErrors ===
                                                                                                         null
-                                                                                                          ? validate1086.errors
+                                                                                                          ? validate1083.errors
                                                                                                           : vErrors.concat(
-                                                                                                              validate1086.errors,
+                                                                                                              validate1083.errors,
                                                                                                             );
                                                                                                       errors =
                                                                                                         vErrors.length;
