@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// dsh-sdk: see the traffic of the protocol. `dsh-sdk <verb> --help` for each verb.
+// dsh-sdk: see the traffic of the protocol, and bridge a runtime to ACP editors. `dsh-sdk <verb> --help` for each verb.
 import { UsageError } from './cli-args.js';
 import { flushStdio } from './flush-output.js';
 import { runInspect } from './inspect-command.js';
@@ -12,6 +12,7 @@ Verbs:
   trace     record a runtime's traffic through a transparent stdio proxy
   view      turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
   inspect   start a runtime behind the recorder and watch it live in the browser
+  acp       serve the Agent Client Protocol on stdio, so an ACP editor drives a runtime
 
 Run dsh-sdk <verb> --help for a verb's options.`;
 
@@ -19,6 +20,8 @@ const VERBS: Record<string, (args: readonly string[]) => Promise<number>> = {
   trace: runTrace,
   view: runView,
   inspect: runInspect,
+  // Loaded only when used: the bridge brings the ACP bindings and the client.
+  acp: async (args) => (await import('./acp/acp-command.js')).runAcp(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {
