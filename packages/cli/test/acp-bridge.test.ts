@@ -5,7 +5,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectSdk, echoReply, INITIALIZE, rawPeer, startBridge } from './helpers/acp.js';
 import type { BridgeProcess, SdkClient } from './helpers/acp.js';
-import { PY_RUNTIME, tempDir, TS_RUNTIME } from './helpers/cli.js';
+import { FIXTURES, PY_RUNTIME, tempDir, TS_RUNTIME } from './helpers/cli.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 const ROUTE = ['--provider', 'echo', '--model', 'echo-1'];
@@ -251,3 +251,157 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+describe.each([
+  ['TypeScript', TS_RUNTIME],
+  ['Python', PY_RUNTIME],
+])('dsh-sdk acp on a version 1 %s runtime', (_name, runtime) => {
+  test('a cancel answers cancelled at once; the turn runs out unseen and the next prompt follows it', async () => {
+    const bridge = startBridge([...ROUTE, '--', runtime, '--protocol-version', '1'], {
+      DSH_SDK_RUNTIME_CHUNK_DELAY_MS: '15',
+    });
+    const sdk = connectSdk(bridge);
+    await sdk.connection.agent.request('initialize', INITIALIZE);
+    const { sessionId } = await sdk.connection.agent.request('session/new', {
+      cwd: process.cwd(),
+      mcpServers: [],
+    });
+    const long = 'a turn that cannot be interrupted '.repeat(6);
+    const answer = sdk.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: long }],
+    });
+    await expect
+      .poll(() => sdk.textOf(sessionId).length, { timeout: budgetMs(5000) })
+      .toBeGreaterThan(0);
+    await sdk.connection.agent.notify('session/cancel', { sessionId });
+    expect((await answer).stopReason).toBe('cancelled');
+    const streamed = sdk.textOf(sessionId);
+    expect(echoReply(long).startsWith(streamed)).toBe(true);
+    const next = await sdk.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'after it' }],
+    });
+    expect(next.stopReason).toBe('end_turn');
+    // The rest of the cancelled turn never reached the editor.
+    expect(sdk.textOf(sessionId)).toBe(streamed + echoReply('after it'));
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+});
+
+describe('dsh-sdk acp: starting, delegating and failing', () => {
+  test('a runtime that cannot start fails initialize with the reason', async () => {
+    const bridge = startBridge([...ROUTE, '--', '/nonexistent/dsh-sdk-runtime']);
+    const sdk = connectSdk(bridge);
+    const failure = await sdk.connection.agent
+      .request('initialize', INITIALIZE)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RequestError);
+    expect((failure as RequestError).code).toBe(-32603);
+    expect((failure as RequestError).message).toMatch(/\/nonexistent\/dsh-sdk-runtime.*ENOENT/);
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+
+  test('a route the runtime does not serve fails initialize with its violations', async () => {
+    const bridge = startBridge(['--provider', 'nope', '--model', 'x', '--', TS_RUNTIME]);
+    const sdk = connectSdk(bridge);
+    const failure = (await sdk.connection.agent
+      .request('initialize', INITIALIZE)
+      .catch((error: unknown) => error)) as RequestError;
+    expect(failure.code).toBe(-32603);
+    expect(failure.message).toMatch(/refused the handshake.*provider "nope" is not served/);
+    expect(failure.data).toMatchObject({
+      runtimeError: { code: -32602, data: [{ pointer: '/provider' }] },
+    });
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+
+  test('a subagent shows as a tool call, completed with its reply', async () => {
+    const bridge = startBridge([...ROUTE, '--', TS_RUNTIME]);
+    const sdk = connectSdk(bridge);
+    await sdk.connection.agent.request('initialize', INITIALIZE);
+    const { sessionId } = await sdk.connection.agent.request('session/new', {
+      cwd: process.cwd(),
+      mcpServers: [],
+    });
+    const answer = await sdk.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: '/delegate count the files' }],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    const child = `${sessionId}/child1`;
+    const toolUpdates = sdk.updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+    expect(toolUpdates).toEqual([
+      expect.objectContaining({
+        sessionUpdate: 'tool_call',
+        toolCallId: `${sessionId}/call1`,
+        title: 'delegate',
+        rawInput: { task: 'count the files' },
+      }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call',
+        toolCallId: child,
+        status: 'in_progress',
+      }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: child,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'Echo: count the files' } }],
+      }),
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `${sessionId}/call1`,
+        status: 'completed',
+      }),
+    ]);
+    // The child's own chunks are not the editor's reply: only the parent's text streams.
+    expect(sdk.textOf(sessionId)).toBe(`Delegated to ${child}: Echo: count the files`);
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+
+  test("a turn that ends in error fails the prompt with the runtime's message", async () => {
+    const bridge = startBridge([...ROUTE, '--', 'node', `${FIXTURES}turn-error-runtime.mjs`]);
+    const sdk = connectSdk(bridge);
+    await sdk.connection.agent.request('initialize', INITIALIZE);
+    const { sessionId } = await sdk.connection.agent.request('session/new', {
+      cwd: process.cwd(),
+      mcpServers: [],
+    });
+    const failure = (await sdk.connection.agent
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })
+      .catch((error: unknown) => error)) as RequestError;
+    expect(failure).toBeInstanceOf(RequestError);
+    expect(failure.code).toBe(-32603);
+    expect(failure.message).toBe('the model provider failed: quota exceeded');
+    expect(failure.data).toEqual({
+      reason: { kind: 'error', message: 'the model provider failed: quota exceeded' },
+    });
+    expect(sdk.textOf(sessionId)).toBe('Thinking');
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+
+  test('an unknown session is -32002; session/new before initialize is -32600', async () => {
+    const bridge = startBridge([...ROUTE, '--', TS_RUNTIME]);
+    const raw = rawPeer(bridge);
+    raw.send(
+      '{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}',
+    );
+    expect(await raw.response(1)).toHaveProperty('error.code', -32600);
+    raw.send('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}');
+    await raw.response(2);
+    raw.send(
+      '{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"acp-nope","prompt":[]}}',
+    );
+    expect(await raw.response(3)).toHaveProperty('error.code', -32002);
+    bridge.child.stdin.end();
+    expect((await bridge.exited).code).toBe(0);
+  });
+});
