@@ -4,7 +4,7 @@ import type { OutputFile } from './printer/generated-file.js';
 import type { LoadedProtocol } from './protocols/load-protocol.js';
 import { listReleasedVersions } from './release/released-files.js';
 import { buildSchemaBundle } from './schema/bundle.js';
-import { hasTarget } from './emit/emitter.js';
+import { runsFor } from './emit/emitter.js';
 import { EMITTERS } from './emit/registry.js';
 
 /**
@@ -23,7 +23,7 @@ export async function renderProtocol(
     const format = (text: string, language: OutputFile['language']) =>
       own.formatText(text, language);
     const context = { model, bundle, releases, target: targets, format };
-    const emitters = EMITTERS.filter((emitter) => hasTarget(targets, emitter.target));
+    const emitters = EMITTERS.filter((emitter) => runsFor(targets, emitter));
     // Started together: an emitter waiting on a child process (py-models) lets the others run.
     const formatted = emitters.map(async (emitter) =>
       Promise.all((await emitter.emit(context)).map((output) => own.format(output))),

@@ -37,6 +37,13 @@ export function hasTarget(target: ProtocolTargets, kind: EmitterTarget): boolean
   return target[kind] !== null;
 }
 
+/** Whether `emitter` runs for `target`: it has the emitter's target, and does not leave it out. */
+export function runsFor(target: ProtocolTargets, emitter: Emitter): boolean {
+  if (!hasTarget(target, emitter.target)) return false;
+  const chosen = emitter.target === 'python' ? target.python?.emitters : undefined;
+  return chosen === undefined || chosen.includes(emitter.name);
+}
+
 /** The TypeScript target; an emitter of it only runs when it exists. */
 export function tsTarget(target: ProtocolTargets): TsTarget {
   if (!target.typescript) throw new Error(`protocol ${target.name} has no TypeScript target`);

@@ -8,14 +8,16 @@ import { pythonPattern } from './py-regex.js';
 
 /** Keywords the compiler asserts; any other keyword outside IGNORED fails generation. */
 export const SUPPORTED = new Set(
-  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems x-not-object-lacks-required'.split(
+  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems x-not-object-lacks-required x-lenient-drop x-lenient-default x-lenient-compact'.split(
     ' ',
   ),
 );
 
-/** Annotations no validator reads. (`contentEncoding` is asserted, as ts-validators.ts makes ajv do.) */
+/** Annotations no validator reads (`format` too, as in ts-validators.ts; `contentEncoding` is asserted). */
 export const IGNORED = new Set(
-  'contentMediaType title description examples default $comment readOnly writeOnly'.split(' '),
+  'contentMediaType title description examples default format $comment readOnly writeOnly'.split(
+    ' ',
+  ),
 );
 
 /** The test of each JSON type; `integer` and `number` follow JSON Schema (a bool is neither). */
@@ -33,7 +35,8 @@ export const TYPE_TEST: Readonly<Record<string, (v: string, parts: ModuleParts) 
 export const GROUPS: readonly { type: string; keywords: readonly string[] }[] = [
   { type: 'number', keywords: ['maximum', 'minimum'] },
   { type: 'string', keywords: ['minLength', 'pattern', 'contentEncoding'] },
-  { type: 'array', keywords: ['minItems', 'items'] },
+  // The lenient compaction runs after `items` has marked what it drops (schema/lenient.ts).
+  { type: 'array', keywords: ['minItems', 'items', 'x-lenient-compact'] },
   { type: 'object', keywords: ['required', 'additionalProperties', 'properties'] },
 ];
 
@@ -85,6 +88,8 @@ export function isPlainObject(value: unknown): value is SchemaNode {
  */
 export type RuntimeName =
   | 'ABSENT'
+  | 'DROPPED'
+  | 'drop_marked'
   | 'Check'
   | 'Out'
   | 'Validator'

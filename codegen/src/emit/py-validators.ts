@@ -63,7 +63,11 @@ export function emitValidators(
       `Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`,
     ),
   );
-  importValidatorParts(f, compiler.parts);
+  importValidatorParts(
+    f,
+    compiler.parts,
+    model.types.some((t) => t.name === 'Violation'),
+  );
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
@@ -83,12 +87,17 @@ export function emitValidators(
  * Records the imports of a module of compiled checks: what `parts` records as used (modules and
  * run-time helpers, named inside the compiled source), and the typing names the checks print.
  */
-export function importValidatorParts(f: GeneratedFile, parts: ModuleParts): void {
+export function importValidatorParts(
+  f: GeneratedFile,
+  parts: ModuleParts,
+  hasOwnViolation = true,
+): void {
   f.import('annotations', '__future__');
   for (const module of parts.modules) f.importModule(module);
   f.import('Mapping', 'collections.abc');
   for (const name of ['Any', 'Final']) f.import(name, 'typing');
-  f.import('Violation', pyGenModule(f, 'models'));
+  // The protocol's own Violation model where it has one, else the one the runtime reports with.
+  f.import('Violation', hasOwnViolation ? pyGenModule(f, 'models') : f.python.runtime.validation);
   for (const name of parts.runtime) f.import(name, runtimeModule(name, f.python));
 }
 
@@ -115,8 +124,12 @@ function emitPublicValidators(f: GeneratedFile, model: Model): void {
 }
 
 function emitMethodTables(f: GeneratedFile, model: Model): void {
+  // A request family and a notification family may share a prefix (`_`): one entry, the first's.
+  const methods = model.methods.filter(
+    (m, i) => model.methods.findIndex((n) => n.wireName === m.wireName) === i,
+  );
   f.print`PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {`;
-  for (const method of model.methods) {
+  for (const method of methods) {
     f.raw(
       layoutPy(pyValidatorName(paramsValidator(method)), 4, `${pyStr(method.wireName)}: `, ','),
     );
@@ -125,7 +138,7 @@ function emitMethodTables(f: GeneratedFile, model: Model): void {
   f.raw(pyDocstring('The params validator of every method, by wire method name.'));
   f.blank();
   f.print`RESULT_VALIDATORS: Final[Mapping[str, Validator]] = {`;
-  for (const method of model.methods) {
+  for (const method of methods) {
     const spec = resultValidator(method);
     if (spec) f.raw(layoutPy(pyValidatorName(spec), 4, `${pyStr(method.wireName)}: `, ','));
   }

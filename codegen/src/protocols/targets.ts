@@ -44,6 +44,8 @@ export interface PyTarget {
     readonly wireTables: string;
     readonly inboundHandlers: string;
   };
+  /** The Python emitters that run (`py-validators`); absent, all of them. */
+  readonly emitters?: readonly string[];
 }
 
 export interface DocsTarget {
