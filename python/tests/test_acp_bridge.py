@@ -63,7 +63,7 @@ async def test_the_official_python_sdk_drives_the_bridge(runtime: Path) -> None:
         assert editor.text[session.session_id] == f"Echo: {text}"
 
         cancelled = await connection.new_session(cwd=os.getcwd(), mcp_servers=[])
-        long = "a long reply to cut short " * 12
+        long = "a long reply to cut short " * 30
         prompt = asyncio.ensure_future(
             connection.prompt(session_id=cancelled.session_id, prompt=[acp.text_block(long)])
         )

@@ -129,7 +129,7 @@ describe.each([
         cwd: process.cwd(),
         mcpServers: [],
       });
-      const long = 'a long reply to cut short '.repeat(12);
+      const long = 'a long reply to cut short '.repeat(30);
       const answer = sdk.connection.agent.request('session/prompt', {
         sessionId,
         prompt: [{ type: 'text', text: long }],
@@ -266,7 +266,7 @@ describe.each([
       cwd: process.cwd(),
       mcpServers: [],
     });
-    const long = 'a turn that cannot be interrupted '.repeat(6);
+    const long = 'a turn that cannot be interrupted '.repeat(16);
     const answer = sdk.connection.agent.request('session/prompt', {
       sessionId,
       prompt: [{ type: 'text', text: long }],
