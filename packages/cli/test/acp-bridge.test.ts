@@ -129,18 +129,7 @@ describe.each([
         cwd: process.cwd(),
         mcpServers: [],
       });
-      const long = 'a long reply to cut short '.repeat(30);
-      const answer = sdk.connection.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: long }],
-      });
-      await expect
-        .poll(() => sdk.textOf(sessionId).length, { timeout: budgetMs(5000) })
-        .toBeGreaterThan(0);
-      await sdk.connection.agent.notify('session/cancel', { sessionId });
-      expect((await answer).stopReason).toBe('cancelled');
-      const streamed = sdk.textOf(sessionId);
-      expect(echoReply(long).startsWith(streamed)).toBe(true);
+      const { long, streamed } = await cancelMidReply(sdk, sessionId, 'a long reply to cut short ');
       expect(streamed.length).toBeLessThan(echoReply(long).length);
       // Nothing of the cancelled turn follows its answer.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -243,6 +232,31 @@ describe.each([
   });
 });
 
+/**
+ * Prompts `sessionId` with a reply long enough to cancel in mid-reply on a loaded machine, cancels
+ * it after its first chunk, and checks that the prompt answered `cancelled` with a prefix of the
+ * reply streamed.
+ */
+async function cancelMidReply(
+  sdk: SdkClient,
+  sessionId: string,
+  phrase: string,
+): Promise<{ long: string; streamed: string }> {
+  const long = phrase.repeat(24);
+  const answer = sdk.connection.agent.request('session/prompt', {
+    sessionId,
+    prompt: [{ type: 'text', text: long }],
+  });
+  await expect
+    .poll(() => sdk.textOf(sessionId).length, { timeout: budgetMs(5000) })
+    .toBeGreaterThan(0);
+  await sdk.connection.agent.notify('session/cancel', { sessionId });
+  expect((await answer).stopReason).toBe('cancelled');
+  const streamed = sdk.textOf(sessionId);
+  expect(echoReply(long).startsWith(streamed)).toBe(true);
+  return { long, streamed };
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -266,18 +280,7 @@ describe.each([
       cwd: process.cwd(),
       mcpServers: [],
     });
-    const long = 'a turn that cannot be interrupted '.repeat(16);
-    const answer = sdk.connection.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: long }],
-    });
-    await expect
-      .poll(() => sdk.textOf(sessionId).length, { timeout: budgetMs(5000) })
-      .toBeGreaterThan(0);
-    await sdk.connection.agent.notify('session/cancel', { sessionId });
-    expect((await answer).stopReason).toBe('cancelled');
-    const streamed = sdk.textOf(sessionId);
-    expect(echoReply(long).startsWith(streamed)).toBe(true);
+    const { long, streamed } = await cancelMidReply(sdk, sessionId, 'cannot be interrupted ');
     const next = await sdk.connection.agent.request('session/prompt', {
       sessionId,
       prompt: [{ type: 'text', text: 'after it' }],
