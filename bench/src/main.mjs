@@ -11,6 +11,7 @@ import {
 import * as c from './competitors.mjs';
 import * as rt from './roundtrip.mjs';
 import { proxyLatencyScenario } from './proxy-latency.mjs';
+import { acpBridgeScenario, acpDecodeScenario } from './acp.mjs';
 
 const quick = process.argv.includes('--quick');
 const rounds = quick ? 3 : 7;
@@ -151,5 +152,14 @@ await bigFrameScenario(16);
 await roundTripScenario(quick ? 2_000 : 10_000, 1);
 await roundTripScenario(quick ? 10_000 : 50_000, 64);
 await proxyLatencyScenario({ rounds, count: quick ? 500 : 2_000, bytes: 1_200 });
+const acp = await acpDecodeScenario({ rounds, count: quick ? 20_000 : 100_000 });
+targets.check(
+  'ACP frames, generated validators vs the official SDK (zod)',
+  acp,
+  'dsh-sdk generated validators (ajv)',
+  'official ACP SDK 2.4.0 schemas (zod 4)',
+  1.0,
+);
+await acpBridgeScenario({ rounds: quick ? 3 : rounds, chunks: 2_000 });
 targets.printSummary();
 console.log(`after: ${loadLine()}`);

@@ -2,6 +2,9 @@
 import type { Command } from './cli/command.js';
 import { UsageError, parseCommandArgs } from './cli/command.js';
 import { IdlError } from './idl/source.js';
+import { ImportError } from './import/collect-methods.js';
+import { SourceSchemaError } from './import/source-schema.js';
+import { ProtocolLayoutError } from './protocols/list.js';
 
 /**
  * Each command's module, loaded when it is named: a command pays for its own imports only
@@ -12,6 +15,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   summary: async () => (await import('./cli/summary-command.js')).summaryCommand,
   release: async () => (await import('./cli/release-command.js')).releaseCommand,
   breaking: async () => (await import('./cli/breaking-command.js')).breakingCommand,
+  import: async () => (await import('./cli/import-command.js')).importCommand,
   quick: async () => (await import('./cli/quick-command.js')).quickCommand,
 };
 
@@ -67,6 +71,14 @@ function reportFailure(error: unknown): number {
     process.stderr.write(
       `${error.message}\n\n${error.problems.length} problem(s) in ${error.file}; nothing was written.\n`,
     );
+    return 1;
+  }
+  if (
+    error instanceof ProtocolLayoutError ||
+    error instanceof ImportError ||
+    error instanceof SourceSchemaError
+  ) {
+    process.stderr.write(`idl-gen: ${error.message}\n`);
     return 1;
   }
   process.stderr.write(

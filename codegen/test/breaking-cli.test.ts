@@ -59,6 +59,14 @@ beforeAll(() => {
   const raw = JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, unknown>;
   baseText = `${JSON.stringify({ $schema: './codegen/idl.schema.json', ...raw }, null, 2)}\n`;
   writeFileSync(idl, baseText);
+  // A protocol without generated targets: releases and the breaking check need nothing more.
+  const targets = {
+    name: 'scratch',
+    schemaId: 'https://dsh-sdk.dev/scratch.schema.json',
+    bindings: { prefix: 'Scratch', sides: { client: 'client', server: 'server' } },
+    releases: { dir: 'protocol/released', allowList: 'protocol/breaking-allow.json' },
+  };
+  writeFileSync(join(root, 'protocol.targets.json'), `${JSON.stringify(targets, null, 2)}\n`);
   firstRelease = run('release', '--root', root);
 }, CLI_TIMEOUT);
 
@@ -298,7 +306,7 @@ describe('the command line', () => {
       const command = run('breakin');
       expect(command.code).toBe(2);
       expect(command.err).toMatch(
-        /unknown command 'breakin' \(commands: generate, summary, release, breaking, quick\)/,
+        /unknown command 'breakin' \(commands: generate, summary, release, breaking, import, quick\)/,
       );
       expect(run().err).toMatch(/missing command/);
     },

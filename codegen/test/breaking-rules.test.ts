@@ -517,3 +517,18 @@ describe('where a finding points', () => {
     expect(finding?.fix).toMatch(/make the member optional/);
   });
 });
+
+describe('a request family and a notification family on one prefix', () => {
+  it('compares each with its own kind, so the same IDL breaks nothing', () => {
+    const text = readFileSync(
+      new URL('./fixtures/extension-methods.idl.json', import.meta.url),
+      'utf8',
+    );
+    const same = compareIdl(
+      idlDocumentFromText(text, 'old.idl.json'),
+      idlDocumentFromText(text, 'new.idl.json'),
+      { vectors: new Map(), allowList: { file: 'none', entries: [] }, samples: 2 },
+    );
+    expect(same.findings.map((f) => f.rule)).toEqual([]);
+  });
+});

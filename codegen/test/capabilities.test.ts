@@ -6,7 +6,7 @@ import { pyBindingsEmitter } from '../src/emit/py-bindings.js';
 import { tsMethodsEmitter } from '../src/emit/ts-methods.js';
 import { loadIdlFile } from '../src/idl/load.js';
 import { IdlError } from '../src/idl/source.js';
-import { buildSchemaBundle } from '../src/schema/bundle.js';
+import { fixtureContext } from './helpers/fixture-protocol.js';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}.idl.json`, import.meta.url).pathname;
 
@@ -29,10 +29,10 @@ function lineOf(name: string, marker: string, occurrence = 1): number {
 }
 
 describe('the IDL capabilities section', () => {
-  const model = loadIdlFile(fixture('capabilities'));
-  const bundle = buildSchemaBundle(model);
+  const context = fixtureContext('capabilities');
+  const { model, bundle } = context;
   const fileOf = async (emitter: Emitter, path: string) =>
-    (await emitter.emit({ model, bundle })).find((f) => f.path.endsWith(path))?.content ?? '';
+    (await emitter.emit(context)).find((f) => f.path.endsWith(path))?.content ?? '';
 
   it('reads each flag with its version and the methods it guards', () => {
     expect(model.capabilities).toEqual([

@@ -4,7 +4,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERATED_LOCATIONS } from '../src/emit/registry.js';
+import { listProtocols } from '../src/protocols/list.js';
+import { loadProtocols, readTargets } from '../src/protocols/load-protocol.js';
+import { generatedLocations } from '../src/protocols/targets.js';
 import { budgetMs } from './helpers/time-budget.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
@@ -12,26 +14,25 @@ const cli = new URL('../bin/idl-gen.mjs', import.meta.url).pathname;
 let copy = '';
 
 function runGenerator(...args: string[]) {
-  const result = spawnSync(
-    process.execPath,
-    [cli, 'generate', '--root', copy, '--idl', join(copy, 'protocol.idl.json'), ...args],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const result = spawnSync(process.execPath, [cli, 'generate', '--root', copy, ...args], {
+    encoding: 'utf8',
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** Every input and output of every protocol: its IDL, targets, releases and generated files. */
+function protocolFiles(): string[] {
+  return listProtocols(repo).flatMap((location) => {
+    const targets = readTargets(repo, location);
+    const { folders, files } = generatedLocations(targets);
+    const inputs = [location.idlPath, location.targetsPath, targets.releases.dir];
+    return [...inputs, ...folders, ...files];
+  });
 }
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'idl-drift-'));
-  for (const path of [
-    'protocol.idl.json',
-    'package.json',
-    '.prettierrc.json',
-    'protocol/released',
-    ...GENERATED_LOCATIONS.folders,
-    ...GENERATED_LOCATIONS.files,
-  ]) {
+  for (const path of ['package.json', '.prettierrc.json', ...protocolFiles()]) {
     cpSync(join(repo, path), join(copy, path), { recursive: true });
   }
 });
@@ -133,14 +134,16 @@ describe('determinism', () => {
   it(
     'renders byte-identical output twice in a row',
     async () => {
-      const { loadIdlFile } = await import('../src/idl/load.js');
-      const { renderAll } = await import('../src/render.js');
       // Each render computes every output: from the output cache, both would be the same entries.
       const { disableOutputCache } = await import('../src/inner-loop/output-cache.js');
       disableOutputCache();
-      const model = loadIdlFile(join(repo, 'protocol.idl.json'));
-      const first = await renderAll(model, repo);
-      const second = await renderAll(model, repo);
+      const { renderProtocol } = await import('../src/render.js');
+      const render = async () =>
+        (
+          await Promise.all(loadProtocols(repo, undefined).map((p) => renderProtocol(p, repo)))
+        ).flat();
+      const first = await render();
+      const second = await render();
       expect(second).toEqual(first);
       expect(first.map((f) => f.content).join('')).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     },

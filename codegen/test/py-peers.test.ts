@@ -5,12 +5,14 @@ import type { Method, Model } from '../src/idl/model.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { emitPeers, pyPeersEmitter } from '../src/emit/py-peers.js';
 import { pythonDir, skipWithout, venvRuff } from './helpers/python-tools.js';
+import { rootTargets } from './helpers/fixture-protocol.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
-const bundle = buildSchemaBundle(model);
+const target = rootTargets();
+const bundle = buildSchemaBundle(model, target.schemaId);
 
 async function peersLines(input: Model = model): Promise<string[]> {
-  const [file] = await pyPeersEmitter.emit({ model: input, bundle });
+  const [file] = await pyPeersEmitter.emit({ model: input, bundle, target });
   expect(file?.path).toBe('python/src/dsh_sdk/_gen/peers.py');
   return (file?.content ?? '').split('\n');
 }
@@ -172,7 +174,7 @@ describe('py-peers on the minimal fixture', () => {
   it('refuses a method going a way the peers do not speak instead of dropping it', () => {
     const tick = model.methods.find((m) => m.name === 'tick') as Method;
     const upstream: Method = { ...tick, direction: 'clientToServer' };
-    expect(() => emitPeers({ ...model, methods: [upstream] })).toThrow(
+    expect(() => emitPeers({ ...model, methods: [upstream] }, target)).toThrow(
       /py-peers: clock\.tick \(clientToServer notification\) is not supported/,
     );
   });

@@ -15,6 +15,7 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const COPIED = [
   'package.json',
+  'protocol.targets.json',
   '.prettierrc.json',
   'tsconfig.base.json',
   'protocol/released',

@@ -8,12 +8,14 @@ import { tsTypesEmitter } from '../src/emit/ts-types.js';
 import { jsonSchemaEmitter } from '../src/emit/json-schema.js';
 import { withoutIdlAnnotations } from '../src/emit/ts-types.js';
 import type { Emitter } from '../src/emit/emitter.js';
+import { rootTargets } from './helpers/fixture-protocol.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
-const bundle = buildSchemaBundle(model);
+const target = rootTargets();
+const bundle = buildSchemaBundle(model, target.schemaId);
 
 async function linesOf(emitter: Emitter, index = 0): Promise<string[]> {
-  const files = await emitter.emit({ model, bundle });
+  const files = await emitter.emit({ model, bundle, target });
   return (files[index]?.content ?? '').split('\n');
 }
 
@@ -62,7 +64,7 @@ describe('TypeScript emitters on the minimal fixture', () => {
   });
 
   it('json-schema writes one bundle for each language with frames and an exclusive unknown variant', async () => {
-    const files = await jsonSchemaEmitter.emit({ model, bundle });
+    const files = await jsonSchemaEmitter.emit({ model, bundle, target });
     expect(files.map((f) => f.path)).toEqual([
       'packages/protocol/src/gen/protocol.schema.json',
       'python/src/dsh_sdk/_gen/protocol.schema.json',

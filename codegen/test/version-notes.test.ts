@@ -18,13 +18,15 @@ import type { Emitter } from '../src/emit/emitter.js';
 import { loadIdlFile } from '../src/idl/load.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { budgetMs } from './helpers/time-budget.js';
+import { rootTargets } from './helpers/fixture-protocol.js';
 
 const model = loadIdlFile(new URL('./fixtures/sequenced.idl.json', import.meta.url).pathname);
-const bundle = buildSchemaBundle(model);
+const target = rootTargets();
+const bundle = buildSchemaBundle(model, target.schemaId);
 const pythonDir = new URL('../../python/', import.meta.url).pathname;
 
 async function text(emitter: Emitter, path?: string): Promise<string> {
-  const files = await emitter.emit({ model, bundle });
+  const files = await emitter.emit({ model, bundle, target });
   const file = path ? files.find((f) => f.path.endsWith(path)) : files[0];
   return file?.content ?? '';
 }
@@ -81,7 +83,7 @@ describe('Python carries them in docstrings, and a deprecated method warns its c
         pyConvertersEmitter,
         pyPeersEmitter,
       ]) {
-        for (const file of await emitter.emit({ model, bundle })) {
+        for (const file of await emitter.emit({ model, bundle, target })) {
           // The hand-written modules read the protocol's own texts and codes: keep its constants.
           if (file.path.endsWith('/_gen/constants.py')) continue;
           const target = join(root, file.path.replace(/^python\/src\//, ''));

@@ -61,7 +61,9 @@ beforeAll(async () => {
   project = await createProject('cli');
   const steps = await readmeInstallSteps(project);
   await runStep(stepOf(steps, 'bash')); // scripts/pack.sh: the tarballs land in the project
-  await runStep(tarballInstallOf(steps), offlineEnv()); // the CLI needs no other line
+  // A project of its own (npm init), then the tarballs: what the CLI needs of the install block.
+  await runStep(stepOf(steps, 'npm', 'init'), offlineEnv());
+  await runStep(tarballInstallOf(steps), offlineEnv());
 });
 
 afterAll(async () => {
@@ -162,5 +164,60 @@ describe("docs/conformance.md's command in an installed project", () => {
     };
     expect(report.run.protocolVersion).toBe(2);
     expect(report.cases.length).toBeGreaterThan(40);
+  });
+});
+
+/** docs/acp.md's Zed entry: its `agent_servers` command and arguments. */
+function zedEntry(): { command: string; args: string[] } {
+  const page = readFileSync(join(REPOSITORY, 'docs/acp.md'), 'utf8');
+  const block = /^```json\n(\{\n {2}"agent_servers"[\s\S]*?)^```/m.exec(page)?.[1];
+  if (block === undefined) throw new Error('docs/acp.md has no agent_servers block');
+  const servers = (
+    JSON.parse(block) as { agent_servers: Record<string, { command: string; args: string[] }> }
+  ).agent_servers;
+  return Object.values(servers)[0]!;
+}
+
+describe("docs/acp.md's Zed entry in an installed project", () => {
+  test('starts the bridge from another folder, as the editor does, and a prompt streams its reply', async () => {
+    const { command, args } = zedEntry();
+    const resolved = args.map((arg) => arg.replace('/path/to/that/project', project));
+    const elsewhere = join(project, '..');
+    const bridge = spawn(command, resolved, {
+      cwd: elsewhere,
+      env: offlineEnv(),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => bridge.on('close', resolve));
+    const messages: Record<string, unknown>[] = [];
+    const answered = new Map<number, (message: Record<string, unknown>) => void>();
+    createInterface({ input: bridge.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as Record<string, unknown>;
+      messages.push(message);
+      if (typeof message['id'] === 'number') answered.get(message['id'])?.(message);
+    });
+    const request = (id: number, method: string, params: unknown) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        answered.set(id, resolve);
+        bridge.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    expect(await request(1, 'initialize', { protocolVersion: 1 })).toHaveProperty(
+      'result.protocolVersion',
+      1,
+    );
+    const created = await request(2, 'session/new', { cwd: project, mcpServers: [] });
+    const { sessionId } = created['result'] as { sessionId: string };
+    const prompt = [{ type: 'text', text: 'hello from the editor' }];
+    expect(await request(3, 'session/prompt', { sessionId, prompt })).toHaveProperty(
+      'result.stopReason',
+      'end_turn',
+    );
+    const text = messages
+      .filter((m) => m['method'] === 'session/update')
+      .map((m) => (m['params'] as { update: { content: { text: string } } }).update.content.text)
+      .join('');
+    expect(text).toBe('Echo: hello from the editor');
+    bridge.stdin!.end();
+    expect(await exited).toBe(0);
   });
 });

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import acp_frames
 import competitors as c
 from frames import Frame, chunk, line_of, medium_frame, ndjson_chunks, prompt_frame, small_frame
 from measure import Competitor, Stats, compare, load_line, print_rates, print_times
@@ -171,6 +172,24 @@ async def big_frame_scenario(mib: int, verdicts: Verdicts) -> None:
         verdicts.check(f"{mib} MiB frame, {name}", stats[FLOOR].ms / s.ms, 0.8, note)
 
 
+async def acp_scenario(count: int, verdicts: Verdicts) -> None:
+    lines = acp_frames.acp_lines(count)
+    ours = "dsh_sdk.acp generated validators"
+    theirs = "official ACP SDK 0.12.1 (pydantic 2)"
+    competitors = {
+        FLOOR: sync(partial(acp_frames.decode_with, lines, None)),
+        ours: sync(partial(acp_frames.decode_with, lines, acp_frames.ours)),
+        theirs: sync(partial(acp_frames.decode_with, lines, acp_frames.pydantic_sdk)),
+    }
+    stats = await compare(competitors, rounds=ROUNDS, warmup=WARMUP)
+    print_rates(f"ACP frames decoded and validated: {count} (as bench/src/acp.mjs)", stats, FLOOR)
+    ratio = stats[ours].rate / stats[theirs].rate
+    verdict = "met" if ratio >= 1.0 else "MISSED"
+    line = f"ACP frames, our validators: {ratio:.2f}x pydantic's speed (target ≥ 1.0) — {verdict}"
+    verdicts.lines.append(line)
+    print(f"  -> {line}")
+
+
 async def main() -> None:
     mode = "quick" if QUICK else "full"
     versions = f"Python {platform.python_version()}, backends {', '.join(BACKENDS)}"
@@ -188,6 +207,7 @@ async def main() -> None:
     )
     await big_frame_scenario(8, verdicts)
     await big_frame_scenario(16, verdicts)
+    await acp_scenario(10_000 if QUICK else 50_000, verdicts)
     missed = [line for line in verdicts.lines if line.endswith("MISSED")]
     print(f"\ntargets: {len(verdicts.lines) - len(missed)} of {len(verdicts.lines)} met")
     for line in missed:

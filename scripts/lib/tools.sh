@@ -28,7 +28,7 @@ as_new_user() {
 }
 
 # The TypeScript packages, in build order.
-ts_packages=(protocol client runtime cli)
+ts_packages=(protocol acp client runtime cli)
 
 # True when packages/NAME has no build, or a source newer than its build.
 build_is_stale() {

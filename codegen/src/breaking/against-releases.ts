@@ -22,11 +22,12 @@ export interface BreakingReport {
 
 export function checkAgainstReleases(
   root: string,
+  releasesDir: string,
   current: IdlDocument,
   allowList: AllowList,
   vectors: SamplesByLabel,
 ): BreakingReport {
-  const { files, problems } = verifyReleasedFiles(root);
+  const { files, problems } = verifyReleasedFiles(root, releasesDir);
   const releaseProblems = [...problems];
   const comparisons: Comparison[] = [];
   for (const file of files) {

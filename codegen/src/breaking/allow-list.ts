@@ -1,12 +1,11 @@
-// Deliberate breaks: protocol/breaking-allow.json lists each with the released version it breaks,
-// the rule, the pointer and the reason. Every run prints it; an entry that allows nothing fails.
+// Deliberate breaks: a protocol's allow list (protocol/breaking-allow.json for the root protocol,
+// its targets file's `releases.allowList`) lists each with the released version it breaks, the
+// rule, the pointer and the reason. Every run prints it; an entry that allows nothing fails.
 import { existsSync, readFileSync } from 'node:fs';
 import { IdlError, parseIdlSource, type IdlProblem } from '../idl/source.js';
 import type { CompatFinding } from './findings.js';
 import type { RuleId } from './rules.js';
 import { RULE_IDS } from './rules.js';
-
-export const ALLOW_LIST_FILE = 'protocol/breaking-allow.json';
 
 export interface AllowEntry {
   /** The released protocol version the change breaks. */

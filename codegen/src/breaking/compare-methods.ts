@@ -26,8 +26,7 @@ export function compareMethods(old: IdlDocument, next: IdlDocument): MethodCompa
   const result: MethodComparison = { deltas: [], pairs: [] };
   const visible = next.model.methods.filter((m) => m.since <= old.version);
   old.model.methods.forEach((m, i) => {
-    const j = visible.findIndex((n) => n.wireName === m.wireName);
-    const match = visible[j];
+    const match = counterpart(visible, m);
     if (match) compareMethod(old, next, m, i, match, next.model.methods.indexOf(match), result);
     else result.deltas.push(missingMethod(old, next, m, i));
   });
@@ -36,6 +35,17 @@ export function compareMethods(old: IdlDocument, next: IdlDocument): MethodCompa
     result.deltas.push(addedMethod(old, n, j));
   });
   return result;
+}
+
+/**
+ * The method of `methods` that is `m` on the wire: the same wire name and kind (a request family and
+ * a notification family may share a prefix such as `_`), else the same wire name (its kind changed).
+ */
+function counterpart(methods: readonly Method[], m: Method): Method | undefined {
+  return (
+    methods.find((n) => n.wireName === m.wireName && n.kind === m.kind) ??
+    methods.find((n) => n.wireName === m.wireName)
+  );
 }
 
 /** The old peer a method's changes break: a request's caller, a notification's receiver. */

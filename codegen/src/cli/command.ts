@@ -2,6 +2,10 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { LoadedProtocol } from '../protocols/load-protocol.js';
+import { loadProtocols } from '../protocols/load-protocol.js';
+import type { ProtocolLocation } from '../protocols/list.js';
+import { listProtocols, selectProtocols } from '../protocols/list.js';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -71,6 +75,57 @@ export function pathOption(
 
 export function rootOption(values: OptionValues): string {
   return typeof values['root'] === 'string' ? resolve(values['root']) : REPO_ROOT;
+}
+
+/** `--idl FILE` as an absolute path, or null. */
+export function idlOverride(values: OptionValues): string | null {
+  return typeof values['idl'] === 'string' ? resolve(values['idl']) : null;
+}
+
+/**
+ * The protocols `--protocol NAME` selects (all by default), loaded. `--idl FILE` replaces one
+ * protocol's IDL, so it needs `--protocol` unless the repository has only one.
+ */
+export function loadSelectedProtocols(
+  values: OptionValues,
+  root: string,
+  command: string,
+): LoadedProtocol[] {
+  const idl = idlOverride(values);
+  const all = listProtocols(root);
+  let name = typeof values['protocol'] === 'string' ? values['protocol'] : undefined;
+  if (idl !== null && name === undefined) {
+    if (all.length > 1)
+      throw new UsageError('--idl reads one protocol: name it with --protocol NAME', command);
+    name = all[0]?.name;
+  }
+  checkSelection(all, name, command);
+  return loadProtocols(root, name, idl);
+}
+
+/** The one protocol a command works on: `--protocol NAME`, or the root protocol. */
+export function selectedProtocol(
+  values: OptionValues,
+  root: string,
+  command: string,
+): ProtocolLocation {
+  const all = listProtocols(root);
+  const name = typeof values['protocol'] === 'string' ? values['protocol'] : all[0]?.name;
+  const [chosen] = checkSelection(all, name, command);
+  if (!chosen) throw new UsageError(`no protocol.idl.json in ${root}`, command);
+  return chosen;
+}
+
+function checkSelection(
+  all: readonly ProtocolLocation[],
+  name: string | undefined,
+  command: string,
+): ProtocolLocation[] {
+  try {
+    return selectProtocols(all, name);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), command);
+  }
 }
 
 /** How a file is named in messages: relative to the working directory when it is below it. */

@@ -19,7 +19,7 @@ export const quickCommand: Command = {
   summary: 'the inner loop: generated files current, nothing breaks, vectors pass (test:quick)',
   help: `Usage: idl-gen quick [--full] [--protocol NAME | --idl FILE] [--write] [--root DIR]
 
-For each protocol of the repository (protocol.idlPath.json, protocols/<name>/protocol.idlPath.json):
+For each protocol of the repository (protocol.idl.json, protocols/<name>/protocol.idl.json):
 the generated files match the IDL, nothing breaks a released version, and the golden vectors
 pass in TypeScript (vitest) and Python (one process: python/tests/vectors/batch.py). The vector
 runs start first and run beside the rest. A vector run is skipped, with the reason, when it
@@ -30,8 +30,8 @@ Exit status: 0 when every step passed or was skipped, 1 when one failed, 2 for a
 
 Options:
   --full           run every step, skip nothing, reuse no cached output
-  --protocol NAME  only protocols/NAME/protocol.idlPath.json
-  --idl FILE       only the protocol of this IDL (e.g. protocol.idlPath.json)
+  --protocol NAME  only protocols/NAME/protocol.idl.json
+  --idl FILE       only the protocol of this IDL (e.g. protocol.idl.json)
   --write          regenerate the files first instead of comparing them (what the watcher runs)
   --report FILE    also write the outcome as JSON
   --watched        stop, with every process started, when stdin closes (the watcher's runs)
@@ -89,7 +89,7 @@ function selectProtocols(root: string, values: OptionValues): ProtocolSource[] {
     throw new UsageError('give --protocol or --idl, not both', 'quick');
   const wanted =
     typeof name === 'string'
-      ? `${PROTOCOLS_DIR}/${name}/protocol.idlPath.json`
+      ? `${PROTOCOLS_DIR}/${name}/protocol.idl.json`
       : typeof idl === 'string'
         ? relative(root, resolve(idl)).split('\\').join('/')
         : null;

@@ -1,22 +1,23 @@
-// `idl-gen summary`: the protocol's methods, types, errors and diagnostics at a glance.
-import { loadIdlFile } from '../idl/load.js';
+// `idl-gen summary`: each protocol's methods, types, errors and diagnostics at a glance.
 import { describeModel } from '../summary.js';
 import type { Command, OptionValues } from './command.js';
-import { displayPath, pathOption, rootOption } from './command.js';
+import { loadSelectedProtocols, rootOption } from './command.js';
 
 export const summaryCommand: Command = {
   name: 'summary',
-  summary: "print the protocol's methods, types, errors and diagnostics",
-  help: `Usage: idl-gen summary [--idl FILE]
+  summary: "print each protocol's methods, types, errors and diagnostics",
+  help: `Usage: idl-gen summary [--protocol NAME] [--idl FILE]
 
 Options:
-  --idl FILE    the IDL (default: protocol.idl.json in the repository)
-  -h, --help    show this help
+  --protocol NAME  only this protocol (default: every protocol of the repository)
+  --idl FILE       read the selected protocol's IDL from FILE (needs one protocol)
+  -h, --help       show this help
 `,
-  options: { idl: { type: 'string' } },
+  options: { protocol: { type: 'string' }, idl: { type: 'string' } },
   run(values: OptionValues) {
-    const path = pathOption(values['idl'], rootOption(values), 'protocol.idl.json');
-    process.stdout.write(describeModel(loadIdlFile(path, displayPath(path))));
+    const protocols = loadSelectedProtocols(values, rootOption(values), 'summary');
+    const text = protocols.map(({ model, targets }) => describeModel(model, targets)).join('\n');
+    process.stdout.write(text);
     return Promise.resolve(0);
   },
 };

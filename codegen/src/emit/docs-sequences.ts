@@ -2,14 +2,16 @@
 // printed here comes from the step data the checker tied to the IDL; this file adds only arrows.
 import type { Model, Sequence, SequenceStep } from '../idl/model.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
+import type { Sides } from '../protocols/targets.js';
 
 const PARTICIPANTS = { client: 'C', runtime: 'R', both: 'C,R' } as const;
 
-export function emitSequences(f: GeneratedFile, model: Model): void {
-  for (const sequence of model.sequences) emitSequence(f, sequence);
+/** `participants`: how the diagrams label the two ends (the docs target's `participants`). */
+export function emitSequences(f: GeneratedFile, model: Model, participants: Sides): void {
+  for (const sequence of model.sequences) emitSequence(f, sequence, participants);
 }
 
-function emitSequence(f: GeneratedFile, sequence: Sequence): void {
+function emitSequence(f: GeneratedFile, sequence: Sequence, participants: Sides): void {
   f.print`## ${sequence.title}`;
   f.blank();
   if (sequence.since > 1) {
@@ -20,8 +22,8 @@ function emitSequence(f: GeneratedFile, sequence: Sequence): void {
   f.blank();
   f.print`\`\`\`mermaid`;
   f.print`sequenceDiagram`;
-  f.print`  participant C as SDK client`;
-  f.print`  participant R as Runtime`;
+  f.print`  participant C as ${participants.client}`;
+  f.print`  participant R as ${participants.server}`;
   for (const line of stepLines(sequence.steps, '  ')) f.raw(line);
   f.print`\`\`\``;
   f.blank();

@@ -2,16 +2,17 @@
 import { headerLines } from '../printer/generated-file.js';
 import { withNumberRule } from '../schema/number-rule.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
 
 export const jsonSchemaEmitter: Emitter = {
   name: 'json-schema',
-  emit({ model, bundle }) {
+  target: 'schema',
+  emit({ model, bundle, target }) {
     // Published with the number rule, so general-purpose validators hold open content to it too.
     const { $schema, $id, ...rest } = withNumberRule(bundle, model);
-    const document = { $schema, $id, $comment: headerLines('json-schema').join(' '), ...rest };
-    const content = `${JSON.stringify(document, null, 2)}\n`;
-    return [TS_GEN_DIR, PY_GEN_DIR].map((dir) => ({
+    const $comment = headerLines('json-schema', target.idlPath).join(' ');
+    const content = `${JSON.stringify({ $schema, $id, $comment, ...rest }, null, 2)}\n`;
+    const dirs = [target.typescript?.genDir, target.python?.genDir].filter((d) => d !== undefined);
+    return dirs.map((dir) => ({
       path: `${dir}/protocol.schema.json`,
       content,
       language: 'json' as const,

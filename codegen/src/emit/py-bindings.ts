@@ -3,10 +3,11 @@
 import type { Method, Model } from '../idl/model.js';
 import { messageDoc, PLACEHOLDER_PATTERN } from '../idl/messages.js';
 import { constantCase, kebabCase } from '../idl/names.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
+import { pyFile, pyGenModule } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
 import { pyDocstring, pyStr, pyTuple } from './py-literals.js';
 import { emitCapabilityTable } from './py-capabilities.js';
@@ -16,22 +17,23 @@ import { deprecationText, withVersionSentences } from './version-notes.js';
 
 export const pyBindingsEmitter: Emitter = {
   name: 'py-bindings',
-  emit({ model, bundle }) {
+  target: 'python',
+  emit({ model, bundle, target }) {
     return [
-      emitPackage(bundle),
-      emitConstants(model),
-      emitMethods(model),
-      emitWireNames(model, bundle),
+      emitPackage(bundle, target),
+      emitConstants(model, target),
+      emitMethods(model, target),
+      emitWireNames(model, bundle, target),
     ];
   },
 };
 
 /** __init__.py: every model class and union alias by its IDL name, for the package root to re-export. */
-function emitPackage(bundle: SchemaBundle) {
+function emitPackage(bundle: SchemaBundle, target: ProtocolTargets) {
   const names = [bundle.title, ...Object.keys(bundle.definitions)].sort();
-  const f = new GeneratedFile(`${PY_GEN_DIR}/__init__.py`, 'py-bindings', 'py');
+  const f = pyFile(target, '__init__.py', 'py-bindings');
   f.preamble(pyDocstring('Every model of the protocol, by its IDL name.'));
-  for (const name of names) f.import(name, 'dsh_sdk._gen.models');
+  for (const name of names) f.import(name, pyGenModule(f, 'models'));
   f.print`__all__ = [`;
   for (const name of names) f.print`    ${pyStr(name)},`;
   f.print`]`;
@@ -39,8 +41,8 @@ function emitPackage(bundle: SchemaBundle) {
 }
 
 /** constants.py: the names the transport imports; nothing here depends on another generated module. */
-export function emitConstants(model: Model) {
-  const f = new GeneratedFile(`${PY_GEN_DIR}/constants.py`, 'py-bindings', 'py');
+export function emitConstants(model: Model, target: ProtocolTargets) {
+  const f = pyFile(target, 'constants.py', 'py-bindings');
   f.preamble(
     pyDocstring(
       `Constants of the ${model.meta.title}: version, error codes, diagnostic reasons, message texts.`,
@@ -146,8 +148,8 @@ function emitMessages(f: GeneratedFile, model: Model): void {
 }
 
 /** methods.py: `Method.SESSION_PROMPT == "session/prompt"` and the METHODS metadata table. */
-export function emitMethods(model: Model) {
-  const f = new GeneratedFile(`${PY_GEN_DIR}/methods.py`, 'py-bindings', 'py');
+export function emitMethods(model: Model, target: ProtocolTargets) {
+  const f = pyFile(target, 'methods.py', 'py-bindings');
   f.preamble(pyDocstring(`The methods of the ${model.meta.title}: wire names and metadata.`));
   const Final = typing(f, 'Final');
   const Literal = typing(f, 'Literal');

@@ -5,7 +5,14 @@
 import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
-import { layoutPy, pyCallExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
+import {
+  layoutPy,
+  pyCallExpr,
+  pyStr,
+  pyTuple,
+  pyTupleExpr,
+  PY_LINE_LENGTH,
+} from './py-literals.js';
 import type { Pointer } from './py-validator-module.js';
 import {
   isPlainObject,
@@ -18,8 +25,17 @@ import {
 /** collect: append violations to `out`. test: `return False` at the first one (in a predicate). */
 export type Mode = 'collect' | 'test';
 
+/** Where a value sits in its parent, for the lenient repairs that remove or replace it. */
+export interface Slot {
+  readonly container: string;
+  readonly key: string;
+  readonly isItem: boolean;
+}
+
 export interface Scope {
   readonly value: string;
+  /** The value's place in its parent; absent at the root of a check function. */
+  readonly slot?: Slot;
   readonly pointer: Pointer;
   readonly indent: string;
   readonly mode: Mode;
@@ -52,8 +68,14 @@ export abstract class PyCheckWriter {
     const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
     if (s.mode === 'test') {
       const passes = this.parts.use('passes');
-      const any = pyCallExpr('any', [`${passes}(c, ${s.value}) for c in ${pyTuple(checks)}`]);
-      return [layoutPy(any, s.indent.length, 'if not ', ':'), `${s.indent}    return False`];
+      // A lone generator argument takes no trailing comma: wrapped, it stays one line inside.
+      const generator = `${passes}(c, ${s.value}) for c in ${pyTuple(checks)}`;
+      const line = `${s.indent}if not any(${generator}):`;
+      const test =
+        line.length <= PY_LINE_LENGTH
+          ? [line]
+          : [`${s.indent}if not any(`, `${s.indent}    ${generator}`, `${s.indent}):`];
+      return [...test, `${s.indent}    return False`];
     }
     const call = pyCallExpr(this.parts.use('any_of'), [
       s.value,

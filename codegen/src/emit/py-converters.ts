@@ -6,11 +6,12 @@
 import type { Model } from '../idl/model.js';
 import { constantCase, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { flattenVariants } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
+import { pyFile } from './emitter.js';
 import type { PyExpr } from './py-literals.js';
 import {
   layoutPyCompact,
@@ -25,8 +26,9 @@ import { classNames, wireFields } from './py-wire-names.js';
 
 export const pyConvertersEmitter: Emitter = {
   name: 'py-converters',
-  emit({ model, bundle }) {
-    return [emitConverters(model, bundle)];
+  target: 'python',
+  emit({ model, bundle, target }) {
+    return [emitConverters(model, bundle, target)];
   },
 };
 
@@ -53,24 +55,29 @@ def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
 # \`slot_setters\` checks at import that every field of the class is named, so none is left unset.
 _new: Final = object.__new__`;
 
-export function emitConverters(model: Model, bundle: SchemaBundle): OutputFile {
-  const f = new GeneratedFile(`${PY_GEN_DIR}/converters.py`, 'py-converters', 'py');
+export function emitConverters(
+  model: Model,
+  bundle: SchemaBundle,
+  target: ProtocolTargets,
+): OutputFile {
+  const f = pyFile(target, 'converters.py', 'py-converters');
+  const { tableCodec } = f.python.runtime;
   f.preamble(
     pyDocstring(
       `Straight-line decoders of the ${model.meta.title}: one function per dataclass and union.
 
 A class's decoder builds it field by field when the value is an object of members the class knows
-(and no \`null\` the class keeps in \`extra\`). Any other value goes to \`dsh_sdk.table_codec\`, the
+(and no \`null\` the class keeps in \`extra\`). Any other value goes to \`${tableCodec}\`, the
 table-walking reference, which keeps what this version does not know: the result is the same.`,
     ),
   );
   f.import('annotations', '__future__');
   for (const name of ['Any', 'Final', 'TypeVar']) f.import(name, 'typing');
   f.import('Callable', 'collections.abc');
-  f.import('models', 'dsh_sdk._gen', { as: 'm' });
-  f.import('CodecError', 'dsh_sdk.table_codec');
+  f.import('models', f.python.genPackage, { as: 'm' });
+  f.import('CodecError', tableCodec);
   // The one sentinel for an absent member, as in the validators and peers (`None` may be a value).
-  f.import('ABSENT', 'dsh_sdk.jsonlib');
+  f.import('ABSENT', f.python.runtime.json);
   f.print`T = TypeVar("T")`;
   f.blank(2);
   f.raw(HELPERS);
@@ -84,8 +91,8 @@ table-walking reference, which keeps what this version does not know: the result
 }
 
 function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireField[]): void {
-  const decodeClass = f.import('decode_class', 'dsh_sdk.table_codec');
-  const slotSetters = f.import('slot_setters', 'dsh_sdk.wire_object');
+  const decodeClass = f.import('decode_class', f.python.runtime.tableCodec);
+  const slotSetters = f.import('slot_setters', f.python.runtime.wireObject);
   const setters = [...fields.map((w) => w.attribute), EXTRA];
   f.blank(2);
   const targets = setters.map((attribute) => setterName(name, attribute));
@@ -191,7 +198,7 @@ function itemDecoder(items: Conversion): string {
 
 function emitUnionDecoder(f: GeneratedFile, name: string, discriminator: string): void {
   const cast = f.import('cast', 'typing');
-  const tableDecode = f.import('decode', 'dsh_sdk.table_codec', { as: 'decode_by_tables' });
+  const tableDecode = f.import('decode', f.python.runtime.tableCodec, { as: 'decode_by_tables' });
   f.blank(2);
   f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
   f.print`    if isinstance(value, dict):`;

@@ -43,6 +43,17 @@ export function pyLiteral(value: unknown): string {
   throw new Error(`no Python literal for ${typeof value}`);
 }
 
+/** `pyLiteral` as an expression `layoutPy` can wrap: dicts and lists are brackets of their items. */
+export function pyLiteralExpr(value: unknown, prefix = ''): PyExpr {
+  if (Array.isArray(value) && value.length > 0)
+    return { head: `${prefix}[`, items: value.map((v) => pyLiteralExpr(v)), close: ']' };
+  if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
+    const items = Object.entries(value).map(([k, v]) => pyLiteralExpr(v, `${pyStr(k)}: `));
+    return { head: `${prefix}{`, items, close: '}' };
+  }
+  return `${prefix}${pyLiteral(value)}`;
+}
+
 function pyFloat(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`no Python literal for ${value}`);
   const text = String(value);

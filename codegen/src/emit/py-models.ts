@@ -1,18 +1,20 @@
 // Schema bundle → python/src/dsh_sdk/_gen/models.py: standard-library dataclasses made by
 // datamodel-code-generator (pinned in codegen/package.json, run through pipx), steered only by options.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedTextSync } from '../inner-loop/output-cache.js';
+import { promisify } from 'node:util';
+import { cachedText } from '../inner-loop/output-cache.js';
 import { pythonToolFingerprint } from '../inner-loop/tool-fingerprint.js';
 import { commentedHeader } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
 import { versionSentences } from './version-notes.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
+import { pyTarget } from './emitter.js';
 
 const codegenPackage = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -24,45 +26,47 @@ const codegenPackage = JSON.parse(
 export const DMCG_VERSION =
   codegenPackage.pythonTools['datamodel-code-generator'] ?? '(not pinned)';
 
-/** The hand-written base class that carries unknown fields (`extra`); see python/src/dsh_sdk/wire_object.py. */
-export const WIRE_OBJECT_BASE = 'dsh_sdk.wire_object.WireObject';
+/** The hand-written base class that carries unknown fields (`extra`), in the runtime's `wireObject` module. */
+export const WIRE_OBJECT_CLASS = 'WireObject';
 
 const SETUP_HINT = 'run `bash scripts/setup.sh` to install it';
 
 /** Fixed options: every one is a decision recorded here, none depends on the machine. */
-export const DMCG_OPTIONS: readonly string[] = [
-  '--input-file-type',
-  'jsonschema',
-  '--output-model-type',
-  'dataclasses.dataclass',
-  '--target-python-version',
-  '3.10',
-  '--dataclass-arguments',
-  '{"frozen": true, "kw_only": true, "slots": true}',
-  '--base-class',
-  WIRE_OBJECT_BASE,
-  // Class names are the IDL names (every definition has a title); fields are snake_case.
-  '--use-title-as-name',
-  '--snake-case-field',
-  // Enums become Literal types, so values are the wire strings themselves.
-  '--enum-field-as-literal',
-  'all',
-  '--use-schema-description',
-  '--use-field-description',
-  '--use-single-line-docstring',
-  '--use-double-quotes',
-  // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
-  // follows the classes it uses. Without this flag the result interleaves dependency layers
-  // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
-  // topological order broken by name, which reads as alphabetical: the easier one to look up.
-  '--keep-model-order',
-  '--disable-timestamp',
-  '--formatters',
-  'black',
-  'isort',
-  '--custom-file-header',
-  commentedHeader('py-models', 'py'),
-];
+export function dmcgOptions(target: ProtocolTargets): string[] {
+  return [
+    '--input-file-type',
+    'jsonschema',
+    '--output-model-type',
+    'dataclasses.dataclass',
+    '--target-python-version',
+    '3.10',
+    '--dataclass-arguments',
+    '{"frozen": true, "kw_only": true, "slots": true}',
+    '--base-class',
+    `${pyTarget(target).runtime.wireObject}.${WIRE_OBJECT_CLASS}`,
+    // Class names are the IDL names (every definition has a title); fields are snake_case.
+    '--use-title-as-name',
+    '--snake-case-field',
+    // Enums become Literal types, so values are the wire strings themselves.
+    '--enum-field-as-literal',
+    'all',
+    '--use-schema-description',
+    '--use-field-description',
+    '--use-single-line-docstring',
+    '--use-double-quotes',
+    // The IDL's order cannot be kept: datamodel-code-generator always reorders so that a class
+    // follows the classes it uses. Without this flag the result interleaves dependency layers
+    // (InitializeParams, ImageMimeType, ShutdownResult, SessionStatus, …); with it, it is a
+    // topological order broken by name, which reads as alphabetical: the easier one to look up.
+    '--keep-model-order',
+    '--disable-timestamp',
+    '--formatters',
+    'black',
+    'isort',
+    '--custom-file-header',
+    commentedHeader('py-models', 'py', target.idlPath),
+  ];
+}
 
 /** black and isort read their settings from here: the repository's line length, so `ruff format` agrees. */
 const FORMATTER_SETTINGS = `[tool.black]
@@ -75,15 +79,18 @@ line_length = 100
 
 export const pyModelsEmitter: Emitter = {
   name: 'py-models',
-  emit({ bundle, model }) {
+  target: 'python',
+  emit({ bundle, model, target }) {
     const described = withVersionDescriptions(
       bundle,
       model,
       (text, item) => [text, ...versionSentences(item)].join(' '),
       (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
     );
-    const content = runDatamodelCodegen(withoutForbiddenProperties(described));
-    return [{ path: `${PY_GEN_DIR}/models.py`, content, language: 'py' }];
+    // A child process: awaited, so the other emitters (of this protocol and others) run meanwhile.
+    return runDatamodelCodegen(withoutForbiddenProperties(described), target).then((content) => [
+      { path: `${pyTarget(target).genDir}/models.py`, content, language: 'py' as const },
+    ]);
   },
 };
 
@@ -106,21 +113,29 @@ export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
   return { ...bundle, definitions };
 }
 
-export function runDatamodelCodegen(bundle: SchemaBundle): string {
-  const executable = locateDatamodelCodegen();
+export async function runDatamodelCodegen(
+  bundle: SchemaBundle,
+  target: ProtocolTargets,
+): Promise<string> {
+  const executable = await locateDatamodelCodegen();
   const schema = `${JSON.stringify(bundle, null, 2)}\n`;
+  const options = dmcgOptions(target);
   // Reused when the schema, the options and every installed tool version are the same.
-  const key = [pythonToolFingerprint(executable), DMCG_OPTIONS, FORMATTER_SETTINGS, schema];
-  return cachedTextSync('datamodel-codegen', key, () => generateModels(executable, schema));
+  const key = [pythonToolFingerprint(executable), options, FORMATTER_SETTINGS, schema];
+  return cachedText('datamodel-codegen', key, () => generateModels(executable, schema, options));
 }
 
-function generateModels(executable: string, schema: string): string {
+async function generateModels(
+  executable: string,
+  schema: string,
+  options: readonly string[],
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-py-models-'));
   try {
     writeFileSync(join(dir, 'protocol.schema.json'), schema);
     writeFileSync(join(dir, 'pyproject.toml'), FORMATTER_SETTINGS);
-    const args = ['--input', 'protocol.schema.json', '--output', 'models.py', ...DMCG_OPTIONS];
-    run(executable, args, dir);
+    const args = ['--input', 'protocol.schema.json', '--output', 'models.py', ...options];
+    await run(executable, args, dir);
     return readFileSync(join(dir, 'models.py'), 'utf8').replace(/\r\n/g, '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -136,10 +151,10 @@ export const DMCG_EXECUTABLE = fileURLToPath(
 );
 
 /** The pinned datamodel-codegen; fails with the fix when it is missing or another version. */
-export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
+export async function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): Promise<string> {
   let version: string;
   try {
-    version = run(executable, ['--version'], process.cwd()).trim();
+    version = (await run(executable, ['--version'], process.cwd())).trim();
   } catch {
     throw new Error(
       `py-models: ${executable} not found; ${SETUP_HINT} (datamodel-code-generator==${DMCG_VERSION}).`,
@@ -153,13 +168,11 @@ export function locateDatamodelCodegen(executable = DMCG_EXECUTABLE): string {
   return executable;
 }
 
-function run(command: string, args: readonly string[], cwd: string): string {
+const execFileAsync = promisify(execFile);
+
+async function run(command: string, args: readonly string[], cwd: string): Promise<string> {
   try {
-    return execFileSync(command, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    return (await execFileAsync(command, [...args], { cwd, encoding: 'utf8' })).stdout;
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim();
     throw new Error(

@@ -4,30 +4,49 @@ import type { Method, Model } from '../idl/model.js';
 import { findType } from '../idl/model.js';
 import { constantCase, safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
+import { bindingNames } from './binding-names.js';
+import { pyGenModule } from './emitter.js';
 import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr, pyStr } from './py-literals.js';
 import { pyValidatorName } from './py-validators.js';
 import type { ValidatorSpec } from './validator-names.js';
 import { deprecationText } from './version-notes.js';
 
-export const CLIENT = 'HarnessSdkClientPeer';
-export const ANY_PARAMS = 'HarnessSdkNotificationParams';
-export const NOTIFIER = 'HarnessSdkNotifier';
-export const HANDLERS = 'HarnessSdkRequestHandlers';
-export const SERVER = 'HarnessSdkServerPeer';
-export const SERVE = 'serve_harness_sdk';
+/** The Python names of the peers' classes and functions (binding-names.ts spells them). */
+export interface PyPeerNames {
+  readonly client: string;
+  readonly anyParams: string;
+  readonly notifier: string;
+  readonly handlers: string;
+  readonly server: string;
+  readonly serve: string;
+}
+
+export function pyPeerNames(target: ProtocolTargets): PyPeerNames {
+  const names = bindingNames(target);
+  return {
+    client: names.clientPeer,
+    anyParams: `${names.anyNotification}Params`,
+    notifier: names.notifier,
+    handlers: names.requestHandlers,
+    server: names.serverPeer,
+    serve: snakeCase(names.serve),
+  };
+}
 
 export type Request = Method & { readonly result: string };
 export type Notification = Method & { readonly params: string };
 
-/** The methods the peers speak: client → server requests and server → client notifications. */
+/** The methods the peers speak (client → server requests, server → client notifications), and the peers' names. */
 export interface Ends {
   readonly requests: readonly Request[];
   readonly notifications: readonly Notification[];
+  readonly names: PyPeerNames;
 }
 
 /** The ends of a model; a method going another way is refused rather than silently dropped. */
-export function endsOf(model: Model): Ends {
+export function endsOf(model: Model, target: ProtocolTargets): Ends {
   const requests: Request[] = [];
   const notifications: Notification[] = [];
   for (const m of model.methods) {
@@ -45,29 +64,28 @@ export function endsOf(model: Model): Ends {
           'client → server requests with a result and server → client notifications with params',
       );
   }
-  return { requests, notifications };
+  return { requests, notifications, names: pyPeerNames(target) };
 }
 
-/** The modules the peers print names from. */
-export const CODEC = 'dsh_sdk.codec';
-const METHODS = 'dsh_sdk._gen.methods';
-const MODELS = 'dsh_sdk._gen.models';
-const VALIDATORS = 'dsh_sdk._gen.validators';
-const SUPPORT = 'dsh_sdk.peer_support';
+/** `encode` / `decode` of the runtime's codec, imported where it is printed. */
+export const codec = (f: GeneratedFile, name: string): string =>
+  f.import(name, f.python.runtime.codec);
 
 /** `Method.SESSION_PROMPT`, with `Method` imported. */
 export const methodConstant = (f: GeneratedFile, m: Method): string =>
-  `${f.import('Method', METHODS)}.${constantCase(m.name)}`;
+  `${f.import('Method', pyGenModule(f, 'methods'))}.${constantCase(m.name)}`;
 
 /** A model class, imported where it is printed. */
-export const model = (f: GeneratedFile, name: string): string => f.import(name, MODELS);
+export const model = (f: GeneratedFile, name: string): string =>
+  f.import(name, pyGenModule(f, 'models'));
 
-/** A name of dsh_sdk.peer_support, imported where it is printed. */
-export const support = (f: GeneratedFile, name: string): string => f.import(name, SUPPORT);
+/** A name of the runtime's peer support, imported where it is printed. */
+export const support = (f: GeneratedFile, name: string): string =>
+  f.import(name, f.python.runtime.peerSupport);
 
 /** `validate_initialize_params`, imported where it is printed. */
 export const validatorOf = (f: GeneratedFile, spec: ValidatorSpec): string =>
-  f.import(pyValidatorName(spec), VALIDATORS);
+  f.import(pyValidatorName(spec), pyGenModule(f, 'validators'));
 
 /** `session_prompt`: the Python name of a method's coroutine. */
 export const pyMethodName = (m: Method): string => safePyIdentifier(snakeCase(m.name));

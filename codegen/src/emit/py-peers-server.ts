@@ -4,17 +4,13 @@ import { snakeCase } from '../idl/names.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Ends } from './py-peer-ends.js';
 import {
-  CODEC,
-  HANDLERS,
+  codec,
   methodConstant,
   model,
-  NOTIFIER,
   printCall,
   printDeprecationWarning,
   printDef,
   pyMethodName,
-  SERVE,
-  SERVER,
   support,
   validatorOf,
 } from './py-peer-ends.js';
@@ -29,14 +25,16 @@ const SERVE_DOC = `Serves the protocol on \`transport\` with \`handlers\`. Param
 listing every violation, before any handler runs; absent params are accepted only by a method without params.
 \`validate=False\` skips the check (to measure its cost). Returns the outbound surface.`;
 
-const INBOUND = 'dsh_sdk.inbound_handlers';
+/** A name of the runtime's inbound handlers module, imported where it is printed. */
+const inbound = (f: GeneratedFile, name: string): string =>
+  f.import(name, f.python.runtime.inboundHandlers);
 
-export function emitHandlers(f: GeneratedFile, { requests }: Ends): void {
-  f.print`class ${HANDLERS}(${f.import('Protocol', 'typing')}):`;
+export function emitHandlers(f: GeneratedFile, { requests, names }: Ends): void {
+  f.print`class ${names.handlers}(${f.import('Protocol', 'typing')}):`;
   f.raw(pyDocstring(HANDLERS_DOC, '    '));
   for (const m of requests) {
     const params = m.params ? [`params: ${model(f, m.params)}`] : [];
-    const context = `context: ${f.import('RequestContext', INBOUND)}`;
+    const context = `context: ${inbound(f, 'RequestContext')}`;
     f.blank();
     printDef(f, 4, pyMethodName(m), ['self', ...params, context], model(f, m.result), true);
     f.raw(pyDocstring(withVersionSentences(m.description, m), '        '));
@@ -44,8 +42,8 @@ export function emitHandlers(f: GeneratedFile, { requests }: Ends): void {
   }
 }
 
-export function emitNotifier(f: GeneratedFile, { notifications }: Ends): void {
-  f.print`class ${NOTIFIER}:`;
+export function emitNotifier(f: GeneratedFile, { notifications, names }: Ends): void {
+  f.print`class ${names.notifier}:`;
   const doc = `A typed notify coroutine per server → client notification, over any \`send\` (which gets the wire
 method and the encoded params): the server peer sends through its transport; a runtime can put a gate
 in between.`;
@@ -70,15 +68,12 @@ in between.`;
       pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
     );
     printDeprecationWarning(f, m);
-    printCall(f, 8, 'await self._send', [
-      methodConstant(f, m),
-      `${f.import('encode', CODEC)}(params)`,
-    ]);
+    printCall(f, 8, 'await self._send', [methodConstant(f, m), `${codec(f, 'encode')}(params)`]);
   }
 }
 
-export function emitServer(f: GeneratedFile): void {
-  f.print`class ${SERVER}(${NOTIFIER}):`;
+export function emitServer(f: GeneratedFile, { names }: Ends): void {
+  f.print`class ${names.server}(${names.notifier}):`;
   const doc =
     "The server end's outbound surface: a typed notify coroutine per server → client notification.";
   f.raw(pyDocstring(doc, '    '));
@@ -95,17 +90,17 @@ export function emitServer(f: GeneratedFile): void {
   f.print`        self._dispose()`;
 }
 
-export function emitServe(f: GeneratedFile, { requests }: Ends): void {
+export function emitServe(f: GeneratedFile, { requests, names }: Ends): void {
   const signature = [
     `transport: ${support(f, 'PeerTransport')}`,
-    `handlers: ${HANDLERS}`,
+    `handlers: ${names.handlers}`,
     '*',
     'validate: bool = True',
   ];
-  printDef(f, 0, SERVE, signature, SERVER);
+  printDef(f, 0, names.serve, signature, names.server);
   f.raw(pyDocstring(SERVE_DOC, '    '));
   const any = f.import('Any', 'typing');
-  const context = f.import('RequestContext', INBOUND);
+  const context = inbound(f, 'RequestContext');
   const answer = support(f, 'answer');
   for (const m of requests) {
     const validator = validatorOf(f, paramsValidator(m));
@@ -121,15 +116,15 @@ export function emitServe(f: GeneratedFile, { requests }: Ends): void {
       printCall(f, 8, answer, [call], 'return ');
     } else {
       f.print`        # A method without params accepts them absent; present, they must be an object or null.`;
-      f.print`        if validate and params is not ${f.import('ABSENT', 'dsh_sdk.jsonlib')}:`;
+      f.print`        if validate and params is not ${f.import('ABSENT', f.python.runtime.json)}:`;
       printCall(f, 12, requireValid, [validator, 'params']);
       printCall(f, 8, answer, [`handlers.${pyMethodName(m)}(context)`], 'return ');
     }
   }
   f.blank();
   const routes = requests.map((m) => `${methodConstant(f, m)}: on_${snakeCase(m.name)}`);
-  const handler = f.import('RequestHandler', INBOUND);
+  const handler = inbound(f, 'RequestHandler');
   f.raw(layoutPy({ head: '{', items: routes, close: '}' }, 4, `routes: dict[str, ${handler}] = `));
   const register = `${support(f, 'register_request_handlers')}(transport, routes)`;
-  printCall(f, 4, SERVER, ['transport', register], 'return ');
+  printCall(f, 4, names.server, ['transport', register], 'return ');
 }

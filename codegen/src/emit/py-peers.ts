@@ -3,26 +3,20 @@
 // the server end is printed by py-peers-server.ts.
 import type { Model } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
-import type { OutputFile } from '../printer/generated-file.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile, OutputFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
+import { pyFile } from './emitter.js';
 import type { Ends, Notification, Request } from './py-peer-ends.js';
 import {
-  ANY_PARAMS,
-  CLIENT,
-  CODEC,
+  codec,
   endsOf,
-  HANDLERS,
   methodConstant,
   model,
-  NOTIFIER,
   printCall,
   printDef,
   printDeprecationWarning,
   pyMethodName,
-  SERVE,
-  SERVER,
   support,
   validatorOf,
 } from './py-peer-ends.js';
@@ -33,8 +27,9 @@ import { withVersionSentences } from './version-notes.js';
 
 export const pyPeersEmitter: Emitter = {
   name: 'py-peers',
-  emit({ model }) {
-    return [emitPeers(model)];
+  target: 'python',
+  emit({ model, target }) {
+    return [emitPeers(model, target)];
   },
 };
 
@@ -45,13 +40,14 @@ Results are checked against the schema; a result that breaks it raises \`Protoco
 that break it are dropped and reported as \`invalid-notification-params\`. \`validate=False\` skips both checks
 (to measure their cost; never against a peer you do not control).`;
 
-export function emitPeers(model: Model): OutputFile {
-  const ends = endsOf(model);
-  const f = new GeneratedFile(`${PY_GEN_DIR}/peers.py`, 'py-peers', 'py');
+export function emitPeers(model: Model, target: ProtocolTargets): OutputFile {
+  const ends = endsOf(model, target);
+  const { client, handlers, anyParams, notifier, server, serve } = ends.names;
+  const f = pyFile(target, 'peers.py', 'py-peers');
   const title = `Typed peers of the ${model.meta.title}: the client end and the server end over any \`PeerTransport\`.`;
   f.preamble(pyDocstring(title));
   f.import('annotations', '__future__');
-  const names = [CLIENT, HANDLERS, ANY_PARAMS, NOTIFIER, SERVER, SERVE].map(pyStr);
+  const names = [client, handlers, anyParams, notifier, server, serve].map(pyStr);
   f.raw(layoutPy({ head: '[', items: names, close: ']' }, 0, '__all__ = '));
   f.blank(2);
   emitAnyParams(f, ends);
@@ -62,8 +58,8 @@ export function emitPeers(model: Model): OutputFile {
   return f.finish();
 }
 
-function emitAnyParams(f: GeneratedFile, { notifications }: Ends): void {
-  const head = `${ANY_PARAMS}: ${f.import('TypeAlias', 'typing')} = `;
+function emitAnyParams(f: GeneratedFile, { notifications, names }: Ends): void {
+  const head = `${names.anyParams}: ${f.import('TypeAlias', 'typing')} = `;
   const union = notifications.map((m) => model(f, m.params));
   const oneLine = `${head}${union.join(' | ')}`;
   // As ruff format prints a long union: parenthesized, one member a line.
@@ -72,8 +68,8 @@ function emitAnyParams(f: GeneratedFile, { notifications }: Ends): void {
   f.raw(pyDocstring('The params of any server → client notification, decoded.'));
 }
 
-function emitClient(f: GeneratedFile, { requests, notifications }: Ends): void {
-  f.print`class ${CLIENT}:`;
+function emitClient(f: GeneratedFile, { requests, notifications, names }: Ends): void {
+  f.print`class ${names.client}:`;
   f.raw(pyDocstring(CLIENT_DOC, '    '));
   f.blank();
   const slots = ['_transport', '_validate', ...notifications.map((m) => `_${snakeCase(m.name)}`)];
@@ -90,11 +86,15 @@ function emitClient(f: GeneratedFile, { requests, notifications }: Ends): void {
   }
   for (const m of requests) emitClientRequest(f, m);
   for (const m of notifications) emitSubscription(f, m);
-  emitAnySubscription(f, notifications);
+  emitAnySubscription(f, notifications, names.anyParams);
 }
 
-function emitAnySubscription(f: GeneratedFile, notifications: readonly Notification[]): void {
-  const handler = `handler: ${handlerType(f, `str, ${ANY_PARAMS}`)}`;
+function emitAnySubscription(
+  f: GeneratedFile,
+  notifications: readonly Notification[],
+  anyParams: string,
+): void {
+  const handler = `handler: ${handlerType(f, `str, ${anyParams}`)}`;
   f.blank();
   printDef(f, 4, 'on_any_notification', ['self', handler], unsubscribeType(f));
   const doc = `Subscribes to every server → client notification: \`handler\` gets its wire method and its
@@ -124,7 +124,7 @@ function emitClientRequest(f: GeneratedFile, m: Request): void {
     pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
   );
   printDeprecationWarning(f, m);
-  const encoded = m.params ? [`${f.import('encode', CODEC)}(params)`] : [];
+  const encoded = m.params ? [`${codec(f, 'encode')}(params)`] : [];
   printCall(
     f,
     8,

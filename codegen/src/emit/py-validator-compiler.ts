@@ -12,7 +12,8 @@ import { snakeCase } from '../idl/names.js';
 import { PyCheckWriter } from './py-check-writer.js';
 import type { Scope } from './py-check-writer.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
+import { PY_LINE_LENGTH } from './py-literals.js';
+import { layoutPy, pyCallExpr, pyLiteralExpr, pyStr, pyTuple, pyTupleExpr } from './py-literals.js';
 import type { Pointer } from './py-validator-module.js';
 import {
   child,
@@ -89,7 +90,25 @@ export class PyValidatorCompiler extends PyCheckWriter {
     const allOf = (node['allOf'] ?? []) as unknown[];
     allOf.forEach((sub, i) => lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` })));
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
+    lines.push(...this.repair(node, s));
     return lines;
+  }
+
+  /**
+   * The lenient repairs (schema/lenient.ts) as ajv-keywords.ts makes ajv run them: a member is
+   * removed or replaced in its parent; an array item is marked DROPPED for `x-lenient-compact`.
+   */
+  protected repair(node: SchemaNode, s: Scope): string[] {
+    const drop = node['x-lenient-drop'] === true;
+    const replace = 'x-lenient-default' in node;
+    if (!drop && !replace) return [];
+    const slot = s.slot;
+    if (!slot) throw new Error(`py-validators: a repair at ${s.at} has no parent to repair in`);
+    const place = `${slot.container}[${slot.key}]`;
+    if (replace)
+      return [layoutPy(pyLiteralExpr(node['x-lenient-default']), s.indent.length, `${place} = `)];
+    if (slot.isItem) return [`${s.indent}${place} = ${this.parts.use('DROPPED')}`];
+    return [`${s.indent}del ${place}`];
   }
 
   /**
@@ -151,9 +170,22 @@ export class PyValidatorCompiler extends PyCheckWriter {
 
   /** ajv's `type` error: `must be string`, `must be string,number`. */
   protected typeGuard(types: readonly string[], s: Scope): string[] {
-    const test = types.map((t) => this.typeTest(t, s)).join(' or ');
-    const negated = types.length > 1 ? `not (${test})` : `not ${test}`;
-    return this.guard(negated, `must be ${types.join(',')}`, s);
+    const tests = types.map((t) => this.typeTest(t, s));
+    const message = `must be ${types.join(',')}`;
+    const [only] = tests;
+    if (only !== undefined && tests.length === 1) {
+      const negated = only.endsWith(' is None') ? `${only.slice(0, -4)}not None` : `not ${only}`;
+      return this.guard(negated, message, s);
+    }
+    const fail = this.fail({ ...s, indent: `${s.indent}    ` }, message);
+    const line = `${s.indent}if not (${tests.join(' or ')}):`;
+    if (line.length <= PY_LINE_LENGTH) return [line, fail];
+    // As ruff format splits a long condition: inside the parentheses, one operand a line.
+    const inner = `${s.indent}    `;
+    const operands = tests.map((t, i) => `${inner}${i > 0 ? 'or ' : ''}${t}`);
+    const joined = `${inner}${tests.join(' or ')}`;
+    const body = joined.length <= PY_LINE_LENGTH ? [joined] : operands;
+    return [`${s.indent}if not (`, ...body, `${s.indent}):`, fail];
   }
 
   /** `x-not-object-lacks-required`: a value that is not an object also misses every required member. */
@@ -205,6 +237,8 @@ export class PyValidatorCompiler extends PyCheckWriter {
         );
       case 'items':
         return this.items(limit, s);
+      case 'x-lenient-compact':
+        return limit === true ? [`${s.indent}${this.parts.use('drop_marked')}(${v})`] : [];
       case 'required':
         return (limit as string[]).flatMap((name) =>
           this.guard(`${pyStr(name)} not in ${v}`, `must have required property '${name}'`, {
@@ -233,7 +267,8 @@ export class PyValidatorCompiler extends PyCheckWriter {
       }
       const value = this.fresh('x');
       const at = `${s.at}/properties/${name}`;
-      const inner = this.node(sub, { ...s, value, pointer, indent: `${s.indent}    `, at });
+      const slot = { container: s.value, key: pyStr(name), isItem: false };
+      const inner = this.node(sub, { ...s, value, slot, pointer, indent: `${s.indent}    `, at });
       if (inner.length === 0) continue;
       const absent = this.parts.use('ABSENT');
       lines.push(
@@ -280,9 +315,10 @@ export class PyValidatorCompiler extends PyCheckWriter {
     const body = target
       ? this.withInlined(target.name, () => this.node(target.schema, member))
       : this.call(this.hoist(schema, member.at), member);
+    const named = !isName && usesName(body, parent);
     return [
       ...(guard ? [layoutPy(guard, s.indent.length, 'if ', ':')] : []),
-      ...(isName ? [] : [`${indent}${parent} = ${base}`]),
+      ...(named ? [`${indent}${parent} = ${base}`] : []),
       `${indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
       `${inner}${value} = ${s.value}[${key}]`,
       ...body,
@@ -316,15 +352,20 @@ export class PyValidatorCompiler extends PyCheckWriter {
     const scope = {
       ...s,
       value,
+      slot: { container: s.value, key: index, isItem: true },
       pointer: itemOf(s.pointer, index),
       indent: `${indent}    `,
       at: `${s.at}/items`,
     };
     const inner = this.node(items, scope);
     if (inner.length === 0) return [];
+    // A predicate reports no pointer: the index is only needed by a repair.
+    const loop = usesName(inner, index)
+      ? `for ${index}, ${value} in enumerate(${s.value}):`
+      : `for ${value} in ${s.value}:`;
     return [
       ...(guard ? [layoutPy(guard, s.indent.length, 'if ', ':')] : []),
-      `${indent}for ${index}, ${value} in enumerate(${s.value}):`,
+      `${indent}${loop}`,
       ...inner,
     ];
   }
@@ -362,6 +403,12 @@ export class PyValidatorCompiler extends PyCheckWriter {
     if (!('minimum' in resolved) || !('maximum' in resolved)) return undefined;
     return { minimum: num(resolved['minimum']), maximum: num(resolved['maximum']) };
   }
+}
+
+/** Whether generated `lines` use the local variable `name`. */
+function usesName(lines: readonly string[], name: string): boolean {
+  const word = new RegExp(`\\b${name}\\b`);
+  return lines.some((line) => word.test(line));
 }
 
 /** Keywords that only test the value itself (no subschema): a definition made of them is inlined. */

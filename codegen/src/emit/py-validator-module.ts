@@ -1,20 +1,23 @@
 // What the validator compiler shares across functions: the keyword tables, JSON pointers as Python
 // expressions, and the module-level parts (constants, helper functions, imports) it creates.
 import type { SchemaNode } from '../idl/model.js';
+import type { PyTarget } from '../protocols/targets.js';
 import type { PyExpr } from './py-literals.js';
 import { flatPy, layoutPy, pyCallExpr, pyLiteral, pyStr, pyTupleExpr } from './py-literals.js';
 import { pythonPattern } from './py-regex.js';
 
 /** Keywords the compiler asserts; any other keyword outside IGNORED fails generation. */
 export const SUPPORTED = new Set(
-  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems x-not-object-lacks-required'.split(
+  '$ref allOf anyOf not if then else const enum type minLength pattern contentEncoding minimum maximum required properties additionalProperties items minItems x-not-object-lacks-required x-lenient-drop x-lenient-default x-lenient-compact'.split(
     ' ',
   ),
 );
 
-/** Annotations no validator reads. (`contentEncoding` is asserted, as ts-validators.ts makes ajv do.) */
+/** Annotations no validator reads (`format` too, as in ts-validators.ts; `contentEncoding` is asserted). */
 export const IGNORED = new Set(
-  'contentMediaType title description examples default $comment readOnly writeOnly'.split(' '),
+  'contentMediaType title description examples default format $comment readOnly writeOnly'.split(
+    ' ',
+  ),
 );
 
 /** The test of each JSON type; `integer` and `number` follow JSON Schema (a bool is neither). */
@@ -32,7 +35,8 @@ export const TYPE_TEST: Readonly<Record<string, (v: string, parts: ModuleParts) 
 export const GROUPS: readonly { type: string; keywords: readonly string[] }[] = [
   { type: 'number', keywords: ['maximum', 'minimum'] },
   { type: 'string', keywords: ['minLength', 'pattern', 'contentEncoding'] },
-  { type: 'array', keywords: ['minItems', 'items'] },
+  // The lenient compaction runs after `items` has marked what it drops (schema/lenient.ts).
+  { type: 'array', keywords: ['minItems', 'items', 'x-lenient-compact'] },
   { type: 'object', keywords: ['required', 'additionalProperties', 'properties'] },
 ];
 
@@ -84,6 +88,8 @@ export function isPlainObject(value: unknown): value is SchemaNode {
  */
 export type RuntimeName =
   | 'ABSENT'
+  | 'DROPPED'
+  | 'drop_marked'
   | 'Check'
   | 'Out'
   | 'Validator'
@@ -100,8 +106,8 @@ export type RuntimeName =
   | 'utf16_length';
 
 /** The module a runtime name comes from: `ABSENT` is jsonlib's, the one sentinel the transport and peers use too. */
-export function runtimeModule(name: RuntimeName): string {
-  return name === 'ABSENT' ? 'dsh_sdk.jsonlib' : 'dsh_sdk.validation_runtime';
+export function runtimeModule(name: RuntimeName, python: PyTarget): string {
+  return name === 'ABSENT' ? python.runtime.json : python.runtime.validation;
 }
 
 /** Module-level constants and helper functions, shared when identical, and what the module imports. */

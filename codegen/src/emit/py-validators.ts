@@ -8,8 +8,9 @@ import { snakeCase } from '../idl/names.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { buildValidationBundle } from '../schema/validation.js';
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR } from './emitter.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import { pyFile, pyGenModule } from './emitter.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
 import { layoutPy, pyDocstring, pyStr, PY_LINE_LENGTH } from './py-literals.js';
 import { PyValidatorCompiler } from './py-validator-compiler.js';
 import type { ModuleParts } from './py-validator-module.js';
@@ -24,8 +25,9 @@ import {
 
 export const pyValidatorsEmitter: Emitter = {
   name: 'py-validators',
-  emit({ model, bundle }) {
-    return [emitValidators(model, bundle)];
+  target: 'python',
+  emit({ model, bundle, target }) {
+    return [emitValidators(model, bundle, target)];
   },
 };
 
@@ -37,7 +39,8 @@ export function pyValidatorName(spec: ValidatorSpec): string {
 export function emitValidators(
   model: Model,
   bundle: SchemaBundle,
-  path = `${PY_GEN_DIR}/validators.py`,
+  target: ProtocolTargets,
+  name = 'validators.py',
 ) {
   const validation = buildValidationBundle(bundle, model);
   const compiler = new PyValidatorCompiler(validation.definitions);
@@ -54,13 +57,17 @@ export function emitValidators(
   compiler.parts.use('run');
   compiler.parts.use('Validator');
 
-  const f = new GeneratedFile(path, 'py-validators', 'py');
+  const f = pyFile(target, name, 'py-validators');
   f.preamble(
     pyDocstring(
       `Validators of the ${model.meta.title}, compiled from the schema bundle ahead of time.`,
     ),
   );
-  importValidatorParts(f, compiler.parts);
+  importValidatorParts(
+    f,
+    compiler.parts,
+    model.types.some((t) => t.name === 'Violation'),
+  );
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
   emitPublicValidators(f, model);
@@ -72,7 +79,7 @@ export function emitValidators(
   f.blank(2);
   emitMethodTables(f, model);
   const file = f.finish();
-  assertLineLengths(file.content, path);
+  assertLineLengths(file.content, file.path);
   return file;
 }
 
@@ -80,13 +87,18 @@ export function emitValidators(
  * Records the imports of a module of compiled checks: what `parts` records as used (modules and
  * run-time helpers, named inside the compiled source), and the typing names the checks print.
  */
-export function importValidatorParts(f: GeneratedFile, parts: ModuleParts): void {
+export function importValidatorParts(
+  f: GeneratedFile,
+  parts: ModuleParts,
+  hasOwnViolation = true,
+): void {
   f.import('annotations', '__future__');
   for (const module of parts.modules) f.importModule(module);
   f.import('Mapping', 'collections.abc');
   for (const name of ['Any', 'Final']) f.import(name, 'typing');
-  f.import('Violation', 'dsh_sdk._gen.models');
-  for (const name of parts.runtime) f.import(name, runtimeModule(name));
+  // The protocol's own Violation model where it has one, else the one the runtime reports with.
+  f.import('Violation', hasOwnViolation ? pyGenModule(f, 'models') : f.python.runtime.validation);
+  for (const name of parts.runtime) f.import(name, runtimeModule(name, f.python));
 }
 
 function emitPublicValidators(f: GeneratedFile, model: Model): void {
@@ -112,8 +124,12 @@ function emitPublicValidators(f: GeneratedFile, model: Model): void {
 }
 
 function emitMethodTables(f: GeneratedFile, model: Model): void {
+  // A request family and a notification family may share a prefix (`_`): one entry, the first's.
+  const methods = model.methods.filter(
+    (m, i) => model.methods.findIndex((n) => n.wireName === m.wireName) === i,
+  );
   f.print`PARAMS_VALIDATORS: Final[Mapping[str, Validator]] = {`;
-  for (const method of model.methods) {
+  for (const method of methods) {
     f.raw(
       layoutPy(pyValidatorName(paramsValidator(method)), 4, `${pyStr(method.wireName)}: `, ','),
     );
@@ -122,7 +138,7 @@ function emitMethodTables(f: GeneratedFile, model: Model): void {
   f.raw(pyDocstring('The params validator of every method, by wire method name.'));
   f.blank();
   f.print`RESULT_VALIDATORS: Final[Mapping[str, Validator]] = {`;
-  for (const method of model.methods) {
+  for (const method of methods) {
     const spec = resultValidator(method);
     if (spec) f.raw(layoutPy(pyValidatorName(spec), 4, `${pyStr(method.wireName)}: `, ','));
   }

@@ -8,8 +8,8 @@ import { safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
 import type { SchemaBundle } from '../schema/bundle.js';
 import { flattenVariants } from '../schema/validation.js';
-import { PY_GEN_DIR } from './emitter.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
+import { pyFile } from './emitter.js';
 import type { PyExpr } from './py-literals.js';
 import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from './py-literals.js';
 
@@ -119,7 +119,7 @@ export function wireFields(name: string, bundle: SchemaBundle, model: Model): Wi
   return fields;
 }
 
-/** The names of dsh_sdk.wire_tables (hand-written) that the tables are built from. */
+/** The names of the runtime's wire tables module (hand-written) that the tables are built from. */
 type TableType =
   | 'ArrayOf'
   | 'ClassInfo'
@@ -131,7 +131,11 @@ type TableType =
   | 'UnionOf'
   | 'VariantInfo';
 
-export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
+export function emitWireNames(
+  model: Model,
+  bundle: SchemaBundle,
+  target: ProtocolTargets,
+): OutputFile {
   // The annotations of the three tables name these; the entries add what they use.
   const uses = new Set<TableType>(['ClassInfo', 'UnionInfo', 'Conversion']);
   const tables = [
@@ -139,7 +143,7 @@ export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
     unionsTable(model, uses),
     typesTable(model, bundle, uses),
   ];
-  const f = new GeneratedFile(`${PY_GEN_DIR}/wire_names.py`, 'py-bindings', 'py');
+  const f = pyFile(target, 'wire_names.py', 'py-bindings');
   f.preamble(
     pyDocstring(`Wire names of the ${model.meta.title}: the tables codec.py converts by.`),
   );
@@ -147,8 +151,8 @@ export function emitWireNames(model: Model, bundle: SchemaBundle): OutputFile {
   f.import('annotations', '__future__');
   f.import('Mapping', 'collections.abc');
   f.import('Final', 'typing');
-  f.import('models', 'dsh_sdk._gen', { as: 'm' });
-  for (const name of uses) f.import(name, 'dsh_sdk.wire_tables');
+  f.import('models', f.python.genPackage, { as: 'm' });
+  for (const name of uses) f.import(name, f.python.runtime.wireTables);
   tables.forEach((table, i) => {
     if (i > 0) f.blank();
     f.raw(table.join('\n'));
@@ -199,6 +203,10 @@ function unionsTable(model: Model, uses: Set<TableType>): string[] {
   const lines = ['UNIONS: Final[Mapping[str, UnionInfo]] = {'];
   for (const type of model.types) {
     if (!type.union) continue;
+    if (type.union.discriminator === null)
+      throw new Error(
+        `py-bindings: ${type.name} is an untagged union (x-untagged); the Python codec decodes tagged unions only`,
+      );
     const flat = flattenVariants(type, model);
     const unknown = flat.find((v) => v.tag === null);
     const variants = flat
@@ -212,7 +220,7 @@ function unionsTable(model: Model, uses: Set<TableType>): string[] {
       );
     if (variants.length > 0) uses.add('VariantInfo');
     const info = pyCallExpr('UnionInfo', [
-      `discriminator=${pyStr(type.union.discriminator)}`,
+      `discriminator=${pyStr(type.union.discriminator ?? '')}`,
       { ...pyTupleExpr(variants), head: 'variants=(' },
       `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
       `alias=m.${type.name}`,

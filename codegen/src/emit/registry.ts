@@ -1,7 +1,7 @@
-// Every emitter, in run order, and the places generated files may live.
-import type { GeneratedLocations } from '../printer/write.js';
+// Every emitter, in run order. Each writes for one target of protocol.targets.json and runs only
+// for the protocols that have it. The ones whose output takes longest to format run first, so
+// their formatting (on worker threads) overlaps the other emitters' work.
 import type { Emitter } from './emitter.js';
-import { PY_GEN_DIR, TS_GEN_DIR } from './emitter.js';
 import { docsEmitter } from './docs.js';
 import { jsonSchemaEmitter } from './json-schema.js';
 import { pyBindingsEmitter } from './py-bindings.js';
@@ -17,22 +17,17 @@ import { tsTypesEmitter } from './ts-types.js';
 import { tsValidatorsEmitter } from './ts-validators.js';
 
 export const EMITTERS: readonly Emitter[] = [
+  tsValidatorsEmitter,
+  docsEmitter,
   jsonSchemaEmitter,
   tsTypesEmitter,
   tsGuardsEmitter,
   tsConstantsEmitter,
   tsMethodsEmitter,
-  tsValidatorsEmitter,
   tsPeersEmitter,
-  docsEmitter,
   pyModelsEmitter,
   pyBindingsEmitter,
   pyConvertersEmitter,
   pyValidatorsEmitter,
   pyPeersEmitter,
 ];
-
-export const GENERATED_LOCATIONS: GeneratedLocations = {
-  folders: [TS_GEN_DIR, PY_GEN_DIR],
-  files: ['docs/protocol.md'],
-};

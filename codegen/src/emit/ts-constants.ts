@@ -3,19 +3,21 @@
 import type { Model } from '../idl/model.js';
 import { messageDoc, PLACEHOLDER_PATTERN } from '../idl/messages.js';
 import { constantCase, pascalCase } from '../idl/names.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
+import { tsFile } from './emitter.js';
 import { META_CONSTANTS, metaValue } from './meta-constants.js';
-import { TS_GEN_DIR } from './emitter.js';
 
 export const tsConstantsEmitter: Emitter = {
   name: 'ts-constants',
-  emit({ model }) {
-    const f = new GeneratedFile(`${TS_GEN_DIR}/constants.gen.ts`, 'ts-constants', 'ts');
+  target: 'typescript',
+  emit({ model, target }) {
+    const f = tsFile(target, 'constants.gen.ts', 'ts-constants');
     emitProtocolConstants(f, model);
     emitErrorCodes(f, model);
-    emitDiagnosticReasons(f, model);
-    emitMessages(f, model);
+    // A protocol without diagnostics or message texts (one whose transport is another's) gets neither.
+    if (model.diagnostics.length > 0) emitDiagnosticReasons(f, model);
+    if (model.messages.length > 0) emitMessages(f, model);
     return [f.finish()];
   },
 };

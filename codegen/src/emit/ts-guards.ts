@@ -2,14 +2,15 @@
 // other places a comparison does not narrow (the unknown variant's tag is an `UnknownValue`, so
 // `value.type === 'x'` in an `if` or a `switch` narrows too).
 import type { Model, TypeDef, UnionVariant } from '../idl/model.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsFile } from './emitter.js';
 
 export const tsGuardsEmitter: Emitter = {
   name: 'ts-guards',
-  emit({ model }) {
-    const f = new GeneratedFile(`${TS_GEN_DIR}/guards.gen.ts`, 'ts-guards', 'ts');
+  target: 'typescript',
+  emit({ model, target }) {
+    const f = tsFile(target, 'guards.gen.ts', 'ts-guards');
     for (const union of openUnions(model)) emitGuards(f, union);
     return [f.finish()];
   },
@@ -17,11 +18,13 @@ export const tsGuardsEmitter: Emitter = {
 
 /** The open unions with a discriminator: those `type === tag` cannot narrow. */
 function openUnions(model: Model): TypeDef[] {
-  return model.types.filter((type) => type.union?.isOpen === true);
+  return model.types.filter((type) => type.union?.isOpen === true && type.union.discriminator);
 }
 
 function emitGuards(f: GeneratedFile, union: TypeDef): void {
-  const { discriminator, variants } = union.union ?? { discriminator: '', variants: [] };
+  const variants = union.union?.variants ?? [];
+  const discriminator = union.union?.discriminator ?? '';
+  const hasDefault = variants.some((v) => v.isDefault);
   const unionName = f.importType(union.name, './types.gen.js');
   for (const variant of variants) {
     if (variant.tag === null) continue;
@@ -32,7 +35,7 @@ function emitGuards(f: GeneratedFile, union: TypeDef): void {
       ),
     );
     f.print`export function is${variant.typeName}(value: ${unionName}): value is ${name} {`;
-    f.print`  return ${condition(f, discriminator, variant)};`;
+    f.print`  return ${condition(f, discriminator, variant, hasDefault)};`;
     f.print`}`;
     f.blank();
   }
@@ -44,8 +47,15 @@ function selectText(variant: UnionVariant): string {
     : ` with ${variant.select.map((p) => `\`${p}\``).join(', ')}`;
 }
 
-function condition(f: GeneratedFile, discriminator: string, variant: UnionVariant): string {
-  const checks = [`value.${discriminator} === ${f.string(variant.tag ?? '')}`];
+function condition(
+  f: GeneratedFile,
+  discriminator: string,
+  variant: UnionVariant,
+  hasDefault: boolean,
+): string {
+  // A default variant has no discriminator: TypeScript needs `in` before it reads the member.
+  const present = hasDefault ? [`${f.string(discriminator)} in value`] : [];
+  const checks = [...present, `value.${discriminator} === ${f.string(variant.tag ?? '')}`];
   for (const property of variant.select) checks.push(`${f.string(property)} in value`);
   return checks.join(' && ');
 }

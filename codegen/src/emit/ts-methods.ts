@@ -1,20 +1,22 @@
 // IDL → methods.gen.ts: method-name constants, the request and notification maps, method metadata.
-import type { Method, Model } from '../idl/model.js';
-import { notifications, requests } from '../idl/model.js';
-import { kebabCase } from '../idl/names.js';
-import { GeneratedFile } from '../printer/generated-file.js';
+import type { Method, MethodKind, Model } from '../idl/model.js';
+import { isSentBy } from '../idl/model.js';
+import { kebabCase, pascalCase } from '../idl/names.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
+import { arrow, bindingNames } from './binding-names.js';
 import type { Emitter } from './emitter.js';
 import { emitCapabilityTable } from './ts-capabilities.js';
+import { tsFile } from './emitter.js';
 import { deprecationText, withJsdocTags } from './version-notes.js';
-import { TS_GEN_DIR } from './emitter.js';
 
 export const tsMethodsEmitter: Emitter = {
   name: 'ts-methods',
-  emit({ model }) {
-    const f = new GeneratedFile(`${TS_GEN_DIR}/methods.gen.ts`, 'ts-methods', 'ts');
+  target: 'typescript',
+  emit({ model, target }) {
+    const f = tsFile(target, 'methods.gen.ts', 'ts-methods');
     emitMethodConstants(f, model);
-    emitRequestMap(f, model);
-    emitNotificationMap(f, model);
+    for (const spec of mapSpecs(model, target)) emitMap(f, model, target, spec);
     emitMethodTable(f, model);
     emitCapabilityTable(f, model);
     return [f.finish()];
@@ -38,31 +40,69 @@ function emitMethodConstants(f: GeneratedFile, model: Model): void {
   f.blank();
 }
 
-function emitRequestMap(f: GeneratedFile, model: Model): void {
-  f.raw(
-    f.jsdoc('Params and result of every client → server request, indexed by wire method name.'),
-  );
-  f.print`export interface HarnessSdkRequestMap {`;
-  for (const m of requests(model)) {
-    f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
-    f.print`  ${f.string(m.wireName)}: { params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} };`;
-  }
-  f.print`}`;
-  f.raw(f.jsdoc('A client → server request method.'));
-  f.print`export type RequestMethod = keyof HarnessSdkRequestMap;`;
-  f.blank();
+/** One map of methods by wire name: those one end sends, of one kind. */
+interface MapSpec {
+  readonly name: string;
+  /** The type of its keys (`RequestMethod`). */
+  readonly keyType: string;
+  readonly kind: MethodKind;
+  readonly sender: 'client' | 'server';
 }
 
-function emitNotificationMap(f: GeneratedFile, model: Model): void {
-  f.raw(f.jsdoc('Params of every server → client notification, indexed by wire method name.'));
-  f.print`export interface HarnessSdkNotificationMap {`;
-  for (const m of notifications(model)) {
+/**
+ * The maps of what each end sends: client → server requests and server → client notifications
+ * always; server → client requests and client → server notifications when the protocol has them.
+ */
+function mapSpecs(model: Model, target: ProtocolTargets): MapSpec[] {
+  const names = bindingNames(target);
+  const { client, server } = target.bindings.sides;
+  const specs: MapSpec[] = [
+    { name: names.requestMap, keyType: 'RequestMethod', kind: 'request', sender: 'client' },
+    {
+      name: names.notificationMap,
+      keyType: 'NotificationMethod',
+      kind: 'notification',
+      sender: 'server',
+    },
+  ];
+  const extra: MapSpec[] = [
+    {
+      name: names.serverRequestMap,
+      keyType: `${pascalCase(server)}RequestMethod`,
+      kind: 'request',
+      sender: 'server',
+    },
+    {
+      name: names.clientNotificationMap,
+      keyType: `${pascalCase(client)}NotificationMethod`,
+      kind: 'notification',
+      sender: 'client',
+    },
+  ];
+  return [...specs, ...extra.filter((spec) => sentBy(model, spec).length > 0)];
+}
+
+const sentBy = (model: Model, spec: MapSpec): Method[] =>
+  model.methods.filter((m) => m.kind === spec.kind && isSentBy(m, spec.sender));
+
+function emitMap(f: GeneratedFile, model: Model, target: ProtocolTargets, spec: MapSpec): void {
+  const way = arrow(spec.sender === 'client' ? 'clientToServer' : 'serverToClient', target);
+  const what = spec.kind === 'request' ? 'Params and result' : 'Params';
+  f.raw(f.jsdoc(`${what} of every ${way} ${spec.kind}, indexed by wire method name.`));
+  f.print`export interface ${spec.name} {`;
+  for (const m of sentBy(model, spec)) {
     f.raw(f.jsdoc(withJsdocTags(m.description, m), '  '));
-    f.print`  ${f.string(m.wireName)}: ${payload(f, m.params, 'undefined')};`;
+    // A family of methods is an index signature: every wire name with its prefix.
+    const key = m.isPrefix ? `[method: \`${m.wireName}\${string}\`]` : f.string(m.wireName);
+    const value =
+      spec.kind === 'request'
+        ? `{ params: ${payload(f, m.params, 'undefined')}; result: ${payload(f, m.result, 'never')} }`
+        : payload(f, m.params, 'undefined');
+    f.print`  ${key}: ${value};`;
   }
   f.print`}`;
-  f.raw(f.jsdoc('A server → client notification method.'));
-  f.print`export type NotificationMethod = keyof HarnessSdkNotificationMap;`;
+  f.raw(f.jsdoc(`A ${way} ${spec.kind} method.`));
+  f.print`export type ${spec.keyType} = keyof ${spec.name};`;
   f.blank();
 }
 
@@ -73,7 +113,8 @@ function emitMethodTable(f: GeneratedFile, model: Model): void {
   f.raw(f.jsdoc("The name in kebab case, for file and folder names (the golden vectors').", '  '));
   f.print`  readonly kebabName: string;`;
   f.print`  readonly wireName: MethodName;`;
-  f.print`  readonly direction: 'clientToServer' | 'serverToClient';`;
+  const both = model.methods.some((m) => m.direction === 'both') ? " | 'both'" : '';
+  f.print`  readonly direction: 'clientToServer' | 'serverToClient'${both};`;
   f.print`  readonly kind: 'request' | 'notification';`;
   f.print`  readonly paramsType: string | null;`;
   f.print`  readonly resultType: string | null;`;

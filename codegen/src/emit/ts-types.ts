@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, compile, type Options } from 'json-schema-to-typescrip
 import { format } from 'prettier';
 import { refName } from '../idl/model.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsTarget } from './emitter.js';
 import { commentedHeader } from '../printer/generated-file.js';
 import { UNKNOWN_VALUE_TYPE } from '../schema/bundle.js';
 import { withVersionDescriptions } from '../schema/version-descriptions.js';
@@ -24,39 +24,38 @@ const OPTIONS: Partial<Options> = {
 
 export const tsTypesEmitter: Emitter = {
   name: 'ts-types',
-  async emit({ bundle: plain, model }) {
+  target: 'typescript',
+  async emit({ bundle: plain, model, target, format: formatted }) {
     const bundle = withVersionDescriptions(plain, model, withJsdocTags, (value, item) =>
       [`\`${value}\`:`, ...jsdocTags(item).map((tag) => tag.replace(/^@(\w+)/, '$1'))].join(' '),
     );
     const { definitions: annotated, ...root } = bundle;
     const definitions = withoutIdlAnnotations(annotated);
-    // Each definition is compiled with the definitions it reaches only: with all of them, every
-    // compile resolved the whole bundle again (quadratic in the number of types).
+    // Each definition on its own, its references printed by name: nothing is resolved again.
     const compileOne = (schema: object, name: string) =>
-      compile(
-        {
-          ...structuredClone(schema),
-          definitions: reachableDefinitions(schema, definitions),
-        } as never,
-        name,
-        OPTIONS,
-      );
+      compile(refsAsNames(schema) as never, name, OPTIONS);
     const sources = [await compileOne(root, 'ProtocolFrame')];
     for (const [name, schema] of Object.entries(definitions))
       sources.push(await compileOne(schema as object, name));
-    // Formatting indents members, so top-level declarations are the only lines at column 0.
-    const formatted = await format(sources.join('\n'), {
-      parser: 'typescript',
-      ...DEFAULT_OPTIONS.style,
-    });
-    const declared = new Map<string, string>();
-    for (const declaration of splitDeclarations(formatted)) {
-      if (!declared.has(declaration.name)) declared.set(declaration.name, declaration.text);
-    }
-    const content = [commentedHeader('ts-types', 'ts'), UNKNOWN_VALUE, ...declared.values()].join(
-      '\n\n',
-    );
-    return [{ path: `${TS_GEN_DIR}/types.gen.ts`, content, language: 'ts' }];
+    // Formatting indents members, so top-level declarations are the only lines at column 0. Done
+    // as the repository formats TypeScript, the declarations need no second pass.
+    const joined = sources.join('\n');
+    const text = formatted
+      ? await formatted(joined, 'ts')
+      : await format(joined, { parser: 'typescript', ...DEFAULT_OPTIONS.style });
+    const texts = new Map(splitDeclarations(text).map((d) => [d.name, d.text]));
+    const order = declarationOrder(['ProtocolFrame', ...Object.keys(definitions)], definitions);
+    const header = commentedHeader('ts-types', 'ts', target.idlPath);
+    // The unknown-value type is declared where open enums or open unions name it.
+    const unknownValue = joined.includes(UNKNOWN_VALUE_TYPE) ? [UNKNOWN_VALUE] : [];
+    const declarations = order.map((name) => texts.get(name) ?? '');
+    const content = [header, ...unknownValue, ...declarations].join('\n\n');
+    const path = `${tsTarget(target).genDir}/types.gen.ts`;
+    return [
+      formatted
+        ? { path, content: `${content}\n`, language: 'ts', isFormatted: true }
+        : { path, content, language: 'ts' },
+    ];
   },
 };
 
@@ -70,28 +69,54 @@ export interface ${UNKNOWN_VALUE_TYPE} extends String {
   readonly [unknownValue]: true;
 }`;
 
-/** The definitions `schema` refers to, directly or through others, as copies. */
-export function reachableDefinitions(
-  schema: object,
+/**
+ * A copy of `schema` whose references are leaves that print the referenced type's name (`tsType`):
+ * json-schema-to-typescript then resolves nothing, so each compile costs what its own schema does
+ * (compiled with the definitions it reaches, a union reaching half the protocol was resolved again
+ * for every type that reaches it).
+ */
+export function refsAsNames<T>(node: T): T {
+  if (Array.isArray(node)) return node.map((item) => refsAsNames(item)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const name = refName(node);
+  if (name !== null) {
+    const { $ref: _ref, ...siblings } = node as Record<string, unknown>;
+    return { ...refsAsNames(siblings), tsType: name } as T;
+  }
+  const entries = Object.entries(node).map(([key, value]) => [
+    key,
+    key === 'examples' ? value : refsAsNames(value),
+  ]);
+  return Object.fromEntries(entries) as T;
+}
+
+/**
+ * IDL order, except that a union's member unions follow it (json-schema-to-typescript declared
+ * them so when each definition was compiled with the definitions it reaches; the order stays).
+ */
+export function declarationOrder(
+  names: readonly string[],
   definitions: Record<string, unknown>,
-): Record<string, unknown> {
-  const reached = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    const name = refName(node);
-    if (name !== null && !reached.has(name) && name in definitions) {
-      reached.add(name);
-      visit(definitions[name]);
-    }
-    Object.values(node).forEach(visit);
+): string[] {
+  const unionMembers = (name: string): string[] => {
+    const anyOf = (definitions[name] as { anyOf?: unknown } | undefined)?.anyOf;
+    return Array.isArray(anyOf) ? anyOf.map(refName).filter((m): m is string => m !== null) : [];
   };
-  visit(schema);
-  return Object.fromEntries(
-    Object.keys(definitions)
-      .filter((name) => reached.has(name))
-      .map((name) => [name, structuredClone(definitions[name])]),
-  );
+  const order: string[] = [];
+  const placed = new Set<string>();
+  const place = (name: string, visited: Set<string>): void => {
+    if (!placed.has(name)) {
+      placed.add(name);
+      order.push(name);
+    }
+    for (const member of unionMembers(name)) {
+      if (visited.has(member)) continue;
+      visited.add(member);
+      if (unionMembers(member).length > 0) place(member, visited);
+    }
+  };
+  for (const name of names) place(name, new Set([name]));
+  return order;
 }
 
 /**
@@ -126,7 +151,7 @@ const TS_TYPE_ANNOTATION = 'x-ts-type';
 export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
   if (Array.isArray(node)) return node.map((item) => withoutIdlAnnotations(item)) as T;
   if (typeof node !== 'object' || node === null) return node;
-  const entries = Object.entries(node)
+  const entries = Object.entries(withDefaultInDescription(node, isPropertyMap))
     .filter(([key]) => isPropertyMap || key === TS_TYPE_ANNOTATION || !key.startsWith('x-'))
     .map(([key, value]) => [
       !isPropertyMap && key === TS_TYPE_ANNOTATION ? 'tsType' : key,
@@ -135,4 +160,16 @@ export function withoutIdlAnnotations<T>(node: T, isPropertyMap = false): T {
         : withoutIdlAnnotations(value, !isPropertyMap && key === 'properties'),
     ]);
   return Object.fromEntries(entries) as T;
+}
+
+/**
+ * `default` becomes a `@default` tag of the description: json-schema-to-typescript would infer a
+ * type from it (`Mode & string`), and a default says how a reader fills an absent member, not
+ * what the member may hold.
+ */
+function withDefaultInDescription(node: object, isPropertyMap: boolean): object {
+  if (isPropertyMap || !('default' in node)) return node;
+  const { default: value, ...rest } = node as Record<string, unknown>;
+  const description = typeof rest['description'] === 'string' ? `${rest['description']}\n` : '';
+  return { ...rest, description: `${description}@default ${JSON.stringify(value)}` };
 }

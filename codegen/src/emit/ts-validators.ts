@@ -1,16 +1,13 @@
 // Validation bundle → ajv standalone ESM validators (no schema is compiled at run time) + typed .d.ts.
-import AjvModule, { _ } from 'ajv';
+import AjvModule from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { Model } from '../idl/model.js';
-import { GeneratedFile } from '../printer/generated-file.js';
-import {
-  buildValidationBundle,
-  NOT_OBJECT_LACKS_REQUIRED,
-  VALIDATION_BUNDLE_ID,
-} from '../schema/validation.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import { buildValidationBundle } from '../schema/validation.js';
+import { addProtocolKeywords } from './ajv-keywords.js';
 import type { Emitter } from './emitter.js';
-import { TS_GEN_DIR } from './emitter.js';
+import { tsFile } from './emitter.js';
 import { OPEN_VALUE } from '../schema/number-rule.js';
 import {
   noParamsSchema,
@@ -22,57 +19,12 @@ import {
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneCodeModule.default;
 
-/**
- * ajv treats `contentEncoding` as an annotation; the protocol asserts it. The check is inlined in
- * the standalone code: canonical padded base64 decodes and re-encodes to the same text.
- */
-export function assertContentEncoding(ajv: InstanceType<typeof Ajv>): void {
-  ajv.removeKeyword('contentEncoding');
-  ajv.addKeyword({
-    keyword: 'contentEncoding',
-    type: 'string',
-    schemaType: 'string',
-    error: { message: 'must be canonical padded base64' },
-    code(cxt) {
-      if (cxt.schema !== 'base64')
-        throw new Error(`unsupported contentEncoding ${String(cxt.schema)}`);
-      cxt.fail(_`Buffer.from(${cxt.data}, 'base64').toString('base64') !== ${cxt.data}`);
-    },
-  });
-}
-
-/**
- * `x-not-object-lacks-required` (idl.schema.json): a value that is not a plain object is also
- * reported missing each `required` member, as `required` errors, so violations name the pointer
- * each member would have (the IDL's `x-not-object-lacks-required` on `SessionInterruptParams`: absent or array params name `/sessionId`).
- */
-export function assertNotObjectLacksRequired(ajv: InstanceType<typeof Ajv>): void {
-  ajv.addKeyword({
-    keyword: NOT_OBJECT_LACKS_REQUIRED,
-    schemaType: 'boolean',
-    error: {
-      message: (cxt) =>
-        _`${"must have required property '"} + ${cxt.params['missingProperty'] ?? ''} + ${"'"}`,
-      params: (cxt) => _`{missingProperty: ${cxt.params['missingProperty'] ?? ''}}`,
-    },
-    code(cxt) {
-      const required = (cxt.parentSchema as { required?: string[] }).required ?? [];
-      if (cxt.schema !== true || required.length === 0) return;
-      const { gen, data } = cxt;
-      gen.if(_`!(${data} && typeof ${data} == "object" && !Array.isArray(${data}))`, () => {
-        for (const name of required) {
-          cxt.setParams({ missingProperty: name });
-          cxt.error(true);
-        }
-      });
-    },
-  });
-}
-
 export const tsValidatorsEmitter: Emitter = {
   name: 'ts-validators',
-  emit({ model, bundle }) {
+  target: 'typescript',
+  emit({ model, bundle, target }) {
     const validation = buildValidationBundle(bundle, model);
+    const bundleId = validation.$id;
     const specs = validatorSpecs(model);
     // unicode: false measures strings with .length (no runtime import); only minLength 1 is used, where
     // UTF-16 units and code points agree. inlineRefs: false gives one shared function per definition.
@@ -82,28 +34,29 @@ export const tsValidatorsEmitter: Emitter = {
       unicode: false,
       inlineRefs: false,
       logger: false,
+      // `format` is an annotation (idl.schema.json): `int64`, `uri` and the like are not asserted.
+      validateFormats: false,
       code: { source: true, esm: true, lines: true },
     });
-    assertContentEncoding(ajv);
-    assertNotObjectLacksRequired(ajv);
+    addProtocolKeywords(ajv);
     ajv.addSchema(validation);
     ajv.addSchema({
-      $id: `${VALIDATION_BUNDLE_ID}/no-params`,
-      ...noParamsSchema(`${VALIDATION_BUNDLE_ID}${REF_PREFIX}${OPEN_VALUE}`),
+      $id: `${bundleId}/no-params`,
+      ...noParamsSchema(`${bundleId}${REF_PREFIX}${OPEN_VALUE}`),
     });
     const refs: Record<string, string> = {};
     for (const spec of specs) {
       refs[spec.name] = spec.typeName
-        ? `${VALIDATION_BUNDLE_ID}${REF_PREFIX}${spec.typeName}`
-        : `${VALIDATION_BUNDLE_ID}/no-params`;
+        ? `${bundleId}${REF_PREFIX}${spec.typeName}`
+        : `${bundleId}/no-params`;
     }
-    refs['validateProtocolFrame'] = VALIDATION_BUNDLE_ID;
-    const js = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.js`, 'ts-validators', 'js');
+    refs['validateProtocolFrame'] = bundleId;
+    const js = tsFile(target, 'validators.gen.js', 'ts-validators');
     js.raw('/* eslint-disable */');
     js.raw(standaloneCode(ajv, refs));
     emitMethodValidatorsTable(js, model);
 
-    const dts = new GeneratedFile(`${TS_GEN_DIR}/validators.gen.d.ts`, 'ts-validators', 'ts');
+    const dts = tsFile(target, 'validators.gen.d.ts', 'ts-validators');
     dts.raw(
       dts.jsdoc('One schema violation as ajv reports it; see `toViolations` for the wire form.'),
     );

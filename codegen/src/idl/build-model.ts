@@ -5,6 +5,7 @@ import type {
   EnumValue,
   ErrorCodeDef,
   Field,
+  Lenience,
   Method,
   Model,
   SchemaNode,
@@ -16,7 +17,7 @@ import type {
   Union,
   UnionVariant,
 } from './model.js';
-import { refName } from './model.js';
+import { isNullSchema, refName, refTarget } from './model.js';
 import { collectMessages } from './messages.js';
 import type { RawCapability } from './capabilities.js';
 import { buildCapabilities } from './capabilities.js';
@@ -51,6 +52,8 @@ export interface RawIdl {
     description: string;
     since?: number;
     deprecated?: RawDeprecation;
+    optional?: boolean;
+    match?: 'exact' | 'prefix';
   }[];
   types: Record<string, SchemaNode>;
   vocabulary: Record<string, SchemaNode>;
@@ -114,6 +117,8 @@ export function buildModel(raw: RawIdl): Model {
     description: m.description,
     since: m.since ?? 1,
     deprecated: deprecation(m.deprecated),
+    isOptional: m.optional === true,
+    isPrefix: m.match === 'prefix',
   }));
   const errors: ErrorCodeDef[] = raw.errors.map((e) => ({
     name: e.name,
@@ -202,6 +207,7 @@ function buildType(name: string, section: TypeSection, schema: SchemaNode, raw: 
     schema,
     examples: (schema['examples'] as unknown[] | undefined) ?? [],
     fields: kind === 'object' ? buildFields(schema) : [],
+    bases: kind === 'object' ? baseNames(schema) : [],
     union: kind === 'union' ? buildUnion(schema, raw) : null,
     values: enumValues(schema),
     isUnknownVariant: schema['x-unknown-variant'] === true,
@@ -213,9 +219,21 @@ function typeKind(schema: SchemaNode): TypeKind {
   if (Array.isArray(schema['anyOf'])) return 'union';
   if (schema['x-known-values']) return 'openEnum';
   if (Array.isArray(schema['enum'])) return 'enum';
-  if (schema['type'] === 'object') return 'object';
+  if (schema['type'] === 'object' || isExtension(schema)) return 'object';
   if (schema['type'] === 'array') return 'array';
   return 'scalar';
+}
+
+/** A type that only extends others (`allOf` of `$ref`s, no `type`): an object of their members. */
+function isExtension(schema: SchemaNode): boolean {
+  return schema['type'] === undefined && baseNames(schema).length > 0;
+}
+
+/** The `$ref`s of a type's `allOf`: the types it extends. */
+function baseNames(schema: SchemaNode): string[] {
+  const allOf = schema['allOf'];
+  if (!Array.isArray(allOf)) return [];
+  return allOf.map(refName).filter((name): name is string => name !== null);
 }
 
 function buildFields(schema: SchemaNode): Field[] {
@@ -223,42 +241,87 @@ function buildFields(schema: SchemaNode): Field[] {
   const required = new Set((schema['required'] ?? []) as string[]);
   const present = Object.entries(properties).filter(([, prop]) => typeof prop === 'object');
   return present.map(([name, prop]) => {
-    const isArray = prop['type'] === 'array';
+    const isArray = typeList(prop['type']).includes('array');
     const target = isArray ? prop['items'] : prop;
     return {
       name,
       required: required.has(name),
       description: String(prop['description'] ?? ''),
       schema: prop,
-      typeRef: refName(target),
+      typeRef: refTarget(target),
       isArray,
+      isNullable: admitsNull(prop),
+      lenience: lenience(prop),
       since: propertySince(prop),
       deprecated: deprecation(prop['x-deprecated']),
     };
   });
 }
 
+function typeList(type: unknown): unknown[] {
+  return Array.isArray(type) ? type : [type];
+}
+
+/** `type` lists `null`, or `anyOf` has a `{ "type": "null" }` option. */
+function admitsNull(prop: SchemaNode): boolean {
+  const anyOf = prop['anyOf'];
+  return (
+    typeList(prop['type']).includes('null') || (Array.isArray(anyOf) && anyOf.some(isNullSchema))
+  );
+}
+
+function lenience(prop: SchemaNode): Lenience | null {
+  const found: Lenience = {
+    defaultOnError: prop['x-deserialize-default-on-error'] === true,
+    skipInvalidItems: prop['x-deserialize-skip-invalid-items'] === true,
+    defaultOnNull: prop['x-deserialize-default-on-null'] === true,
+  };
+  return Object.values(found).some(Boolean) ? found : null;
+}
+
 function buildUnion(schema: SchemaNode, raw: RawIdl): Union {
-  const discriminator = String(schema['x-discriminator'] ?? 'type');
+  const isUntagged = schema['x-untagged'] === true;
+  const discriminator = isUntagged ? null : String(schema['x-discriminator'] ?? 'type');
+  const defaultVariant = schema['x-default-variant'];
+  const seenRequired = new Set<string>();
   const variants: UnionVariant[] = (schema['anyOf'] as SchemaNode[]).map((option) => {
     const typeName = refName(option) ?? '';
     const target = schemaOf(raw, typeName) ?? {};
+    if (discriminator === null) {
+      const required = requiredMembers(target, raw);
+      const select = required.filter((name) => !seenRequired.has(name));
+      for (const name of required) seenRequired.add(name);
+      return { typeName, tag: null, select, isDefault: false };
+    }
     const properties = (target['properties'] ?? {}) as Record<string, SchemaNode>;
     const tagSchema = properties[discriminator];
     const tag = typeof tagSchema?.['const'] === 'string' ? tagSchema['const'] : null;
-    return { typeName, tag, select: (target['x-select'] ?? []) as string[] };
+    const select = (target['x-select'] ?? []) as string[];
+    return { typeName, tag, select, isDefault: typeName === defaultVariant };
   });
   return { discriminator, isOpen: schema['x-open'] === true, variants };
+}
+
+/** A type's required members, its bases' included, in order. */
+export function requiredMembers(schema: SchemaNode, raw: RawIdl, depth = 0): string[] {
+  const own = (schema['required'] ?? []) as string[];
+  if (depth > 16) return own;
+  const inherited = baseNames(schema).flatMap((base) => {
+    const target = schemaOf(raw, base);
+    return target ? requiredMembers(target, raw, depth + 1) : [];
+  });
+  return [...new Set([...inherited, ...own])];
 }
 
 function enumValues(schema: SchemaNode): EnumValue[] {
   const known = schema['x-known-values'] as Record<string, RawKnownValue> | undefined;
   if (known) return Object.entries(known).map(([value, entry]) => knownValue(value, entry));
   const values = schema['enum'];
+  const described = (schema['x-enum-descriptions'] ?? {}) as Record<string, string>;
   return Array.isArray(values)
     ? values.map((value) => ({
         value: String(value),
-        description: null,
+        description: described[String(value)] ?? null,
         since: 1,
         deprecated: null,
       }))

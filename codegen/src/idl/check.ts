@@ -4,11 +4,15 @@ import type { RawIdl } from './build-model.js';
 import { TYPE_SECTIONS, buildModel } from './build-model.js';
 import { checkExamples, checkUnused } from './check-usage.js';
 import { checkSequences } from './check-sequences.js';
+import { checkUnion } from './check-unions.js';
+import { checkMemberKeywords, checkPrefixMethods } from './check-keywords.js';
 import { checkVersions } from './check-versions.js';
 import { collectMessages } from './messages.js';
 import type { SchemaNode } from './model.js';
 import { REF_PREFIX, refName } from './model.js';
 import { pathToPointer } from './source.js';
+import { ENVELOPE_NAMES } from '../schema/bundle.js';
+import { OPEN_VALUE } from '../schema/number-rule.js';
 
 /** A problem before it is located in the text. */
 export interface Finding {
@@ -23,6 +27,8 @@ export function checkIdl(raw: RawIdl): Finding[] {
   checkMethods(raw, typeHome, findings);
   checkErrors(raw, typeHome, findings);
   checkVersions(raw, findings);
+  checkPrefixMethods(raw, findings);
+  checkMemberKeywords(raw, findings);
   for (const section of TYPE_SECTIONS) {
     for (const [name, schema] of Object.entries(raw[section])) {
       const at = `/${section}/${name}`;
@@ -56,12 +62,18 @@ export function checkIdl(raw: RawIdl): Finding[] {
   return findings;
 }
 
-/** Maps each type name to its pointer, reporting names defined twice. */
+/** Maps each type name to its pointer, reporting names defined twice or reserved by the bundle. */
 function locateTypes(raw: RawIdl, findings: Finding[]): Map<string, string> {
   const home = new Map<string, string>();
   for (const section of TYPE_SECTIONS) {
     for (const name of Object.keys(raw[section])) {
       const at = `/${section}/${name}`;
+      if (ENVELOPE_NAMES.includes(name) || name.endsWith('Frame') || name === OPEN_VALUE)
+        findings.push({
+          pointer: at,
+          message: `type name "${name}" is reserved: the schema bundle defines it (the JSON-RPC envelope, frames, OpenValue)`,
+          hint: 'rename the type (an imported one through "definitionNames" of its protocol.import.json)',
+        });
       const earlier = home.get(name);
       if (earlier)
         findings.push({
@@ -89,14 +101,16 @@ function checkMethods(raw: RawIdl, typeHome: Map<string, string>, findings: Find
         hint: 'give every method a unique `name`',
       });
     else names.set(m.name, i);
-    const firstWire = wireNames.get(m.method);
+    // A family of requests and a family of notifications may share a prefix: frames tell them apart.
+    const wireKey = m.match === 'prefix' ? `${m.kind} ${m.method}*` : m.method;
+    const firstWire = wireNames.get(wireKey);
     if (firstWire !== undefined)
       findings.push({
         pointer: `${at}/method`,
         message: `wire method "${m.method}" is already used by /methods/${firstWire}`,
         hint: 'give every method a unique `method`',
       });
-    else wireNames.set(m.method, i);
+    else wireNames.set(wireKey, i);
     for (const key of ['params', 'result'] as const) {
       const typeName = m[key];
       if (typeof typeName === 'string' && !typeHome.has(typeName)) {
@@ -223,72 +237,4 @@ function walkSchema(
     }
     walkSchema(value, `${at}/${key}`, false, typeHome, findings);
   }
-}
-
-function checkUnion(
-  name: string,
-  schema: SchemaNode,
-  at: string,
-  raw: RawIdl,
-  findings: Finding[],
-): void {
-  const options = schema['anyOf'];
-  if (!Array.isArray(options)) return;
-  const discriminator = schema['x-discriminator'];
-  if (typeof discriminator !== 'string') {
-    findings.push({
-      pointer: `${at}/anyOf`,
-      message: `union "${name}" has no x-discriminator`,
-      hint: 'add "x-discriminator": "<property>" naming the property whose value tells the variants apart',
-    });
-    return;
-  }
-  let unknownCount = 0;
-  options.forEach((option: SchemaNode, i: number) => {
-    const variantName = refName(option);
-    const optionAt = `${at}/anyOf/${i}`;
-    if (variantName === null) {
-      findings.push({
-        pointer: optionAt,
-        message: 'union variant is not a $ref',
-        hint: 'define the variant as a named type and refer to it with $ref; its name becomes the class name',
-      });
-      return;
-    }
-    const variant = TYPE_SECTIONS.map((s) => raw[s][variantName]).find((v) => v !== undefined);
-    if (!variant) return;
-    if (variant['x-unknown-variant'] === true) {
-      unknownCount++;
-      if (i !== options.length - 1)
-        findings.push({
-          pointer: optionAt,
-          message: 'the unknown variant is not last',
-          hint: 'move the unknown variant to the end of anyOf',
-        });
-      return;
-    }
-    const tag = ((variant['properties'] ?? {}) as Record<string, SchemaNode>)[discriminator]?.[
-      'const'
-    ];
-    if (typeof tag !== 'string' && !Array.isArray(variant['anyOf'])) {
-      findings.push({
-        pointer: optionAt,
-        message: `variant "${variantName}" has no string const for "${discriminator}"`,
-        hint: `give ${variantName}.properties.${discriminator} a "const" value`,
-      });
-    }
-  });
-  const isOpen = schema['x-open'] === true;
-  if (isOpen && unknownCount !== 1)
-    findings.push({
-      pointer: `${at}/x-open`,
-      message: `open union "${name}" needs exactly one variant with "x-unknown-variant": true (has ${unknownCount})`,
-      hint: 'add a named Unknown… variant last, or drop x-open',
-    });
-  if (!isOpen && unknownCount > 0)
-    findings.push({
-      pointer: `${at}/anyOf`,
-      message: `closed union "${name}" has an unknown variant`,
-      hint: 'add "x-open": true or remove the unknown variant',
-    });
 }

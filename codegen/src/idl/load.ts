@@ -1,11 +1,12 @@
 // Read and validate the IDL. Nothing downstream runs unless this returns a Model.
 import { readFileSync } from 'node:fs';
-import AjvModule, { type ErrorObject } from 'ajv';
+import AjvModule from 'ajv';
 import type { RawIdl } from './build-model.js';
 import { buildModel } from './build-model.js';
 import { checkCapabilities, withCapabilityProperties } from './capabilities.js';
 import { checkIdl, type Finding } from './check.js';
 import type { Model } from './model.js';
+import { metaSchemaFindings } from './meta-findings.js';
 import { IdlError, parseIdlSource, type IdlProblem, type IdlSource } from './source.js';
 
 const Ajv = AjvModule.default;
@@ -35,6 +36,14 @@ function locate(source: IdlSource, findings: readonly Finding[]): IdlError {
   return new IdlError(source.path, problems);
 }
 
+/** What the IDL's meta-schema errors say to fix. */
+const IDL_HINTS = {
+  schemaFile: 'codegen/idl.schema.json',
+  unknownMember: 'remove it or fix its spelling; extensions to a type schema start with "x-"',
+  falseSchema: 'remove it (notifications have no `result` or `errors`)',
+  notSchema: "remove it; a type's title is its name",
+};
+
 let validateMeta: ReturnType<InstanceType<typeof Ajv>['compile']> | undefined;
 
 function checkMetaSchema(value: unknown): Finding[] {
@@ -43,73 +52,5 @@ function checkMetaSchema(value: unknown): Finding[] {
     validateMeta = ajv.compile(JSON.parse(readFileSync(metaSchemaUrl, 'utf8')) as object);
   }
   if (validateMeta(value)) return [];
-  return simplify(validateMeta.errors ?? []).map(toFinding);
-}
-
-/** Drops the summary errors of if/oneOf/anyOf that only repeat what their branches said. */
-function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
-  const kept = errors.filter((e) => !['if', 'anyOf', 'oneOf', 'propertyNames'].includes(e.keyword));
-  return kept.length > 0 ? kept : [...errors];
-}
-
-function toFinding(error: ErrorObject): Finding {
-  const params = error.params as Record<string, unknown>;
-  if (error.propertyName !== undefined) {
-    return {
-      pointer: `${error.instancePath}/${error.propertyName}`,
-      message: `bad name "${error.propertyName}": ${error.message ?? ''}`.trim(),
-      hint: describePattern(String(params['pattern'] ?? '')),
-    };
-  }
-  switch (error.keyword) {
-    case 'required':
-      return {
-        pointer: `${error.instancePath}/${String(params['missingProperty'])}`,
-        message: `missing required member "${String(params['missingProperty'])}"`,
-        hint: `add "${String(params['missingProperty'])}" here (see codegen/idl.schema.json)`,
-      };
-    case 'additionalProperties':
-      return {
-        pointer: `${error.instancePath}/${String(params['additionalProperty'])}`,
-        message: `unknown member "${String(params['additionalProperty'])}"`,
-        hint: 'remove it or fix its spelling; extensions to a type schema start with "x-"',
-      };
-    case 'false schema':
-      return {
-        pointer: error.instancePath,
-        message: 'this member is not allowed here',
-        hint: 'remove it (notifications have no `result` or `errors`)',
-      };
-    case 'not':
-      return {
-        pointer: error.instancePath,
-        message: 'this member is not allowed here',
-        hint: "remove it; a type's title is its name",
-      };
-    case 'pattern':
-      return {
-        pointer: error.instancePath,
-        message: `${error.message ?? 'bad value'}`,
-        hint: describePattern(String(params['pattern'])),
-      };
-    case 'enum':
-      return {
-        pointer: error.instancePath,
-        message: 'value is not allowed',
-        hint: `use one of: ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-      };
-    default:
-      return {
-        pointer: error.instancePath,
-        message: error.message ?? error.keyword,
-        hint: 'see codegen/idl.schema.json for what is expected here',
-      };
-  }
-}
-
-function describePattern(pattern: string): string {
-  if (pattern === '^[A-Z][A-Za-z0-9]*$')
-    return 'type names are PascalCase letters and digits, e.g. "SessionPromptParams"';
-  if (pattern === '^[a-z][A-Za-z0-9]*$') return 'use a camelCase identifier, e.g. "sessionPrompt"';
-  return `the value must match ${pattern}`;
+  return metaSchemaFindings(validateMeta.errors ?? [], IDL_HINTS);
 }

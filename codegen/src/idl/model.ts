@@ -3,7 +3,8 @@
 /** A JSON Schema fragment as written in the IDL. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
 
-export type Direction = 'clientToServer' | 'serverToClient';
+/** Who sends a method: the client, the server, or either end (`both`). */
+export type Direction = 'clientToServer' | 'serverToClient' | 'both';
 export type MethodKind = 'request' | 'notification';
 export type TypeSection = 'types' | 'vocabulary' | 'errorData';
 
@@ -31,6 +32,20 @@ export interface Method {
   /** The protocol version that introduced it (`since`; 1 when absent). */
   readonly since: number;
   readonly deprecated: Deprecation | null;
+  /** The end that handles it may leave it unimplemented (IDL `optional`). */
+  readonly isOptional: boolean;
+  /** It stands for every wire name that starts with `wireName` (IDL `match: "prefix"`). */
+  readonly isPrefix: boolean;
+}
+
+/** How a member is read when its value is not what its schema says (the IDL's lenient keywords). */
+export interface Lenience {
+  /** `x-deserialize-default-on-error`: a value that breaks the schema reads as the default. */
+  readonly defaultOnError: boolean;
+  /** `x-deserialize-skip-invalid-items`: an array item that breaks the item schema is dropped. */
+  readonly skipInvalidItems: boolean;
+  /** `x-deserialize-default-on-null`: `null` reads as the default. */
+  readonly defaultOnNull: boolean;
 }
 
 /** One property of an object type. */
@@ -40,25 +55,35 @@ export interface Field {
   readonly required: boolean;
   readonly description: string;
   readonly schema: SchemaNode;
-  /** The named type this field refers to, directly or as array items. */
+  /** The named type this field refers to, directly or as array items (through `allOf` or a nullable `anyOf`). */
   readonly typeRef: string | null;
   readonly isArray: boolean;
+  /** The schema admits `null` (`type: [..., "null"]`, or `anyOf` with `{ "type": "null" }`). */
+  readonly isNullable: boolean;
+  /** How it is read when invalid; null when it is read strictly. */
+  readonly lenience: Lenience | null;
   /** The protocol version that introduced it (`x-since`; 1 when absent). */
   readonly since: number;
   readonly deprecated: Deprecation | null;
 }
 
-/** A variant of a discriminated union. */
+/** A variant of a union. */
 export interface UnionVariant {
   readonly typeName: string;
-  /** The discriminator value that selects it; null for the unknown variant or a nested union. */
+  /** The discriminator value that selects it; null for the unknown or default variant, a nested union, or any variant of an untagged union. */
   readonly tag: string | null;
-  /** Properties whose presence also selects it, among variants sharing the tag. */
+  /**
+   * Properties whose presence also selects it: among variants sharing the tag (`x-select`), or, in
+   * an untagged union, the required members no earlier variant requires.
+   */
   readonly select: readonly string[];
+  /** The default variant of a tagged union: it holds values without the discriminator. */
+  readonly isDefault: boolean;
 }
 
 export interface Union {
-  readonly discriminator: string;
+  /** The member whose value tells the variants apart; null for an untagged union (`x-untagged`). */
+  readonly discriminator: string | null;
   readonly isOpen: boolean;
   readonly variants: readonly UnionVariant[];
 }
@@ -73,8 +98,10 @@ export interface TypeDef {
   readonly description: string;
   readonly schema: SchemaNode;
   readonly examples: readonly unknown[];
-  /** Object types: their properties in IDL order. */
+  /** Object types: their own properties in IDL order. */
   readonly fields: readonly Field[];
+  /** The types it extends (`allOf` of `$ref`s): a value is also one of each. */
+  readonly bases: readonly string[];
   /** Union types: their variants in IDL order. */
   readonly union: Union | null;
   /** Closed enums: the allowed values; open enums: the known ones. */
@@ -226,4 +253,35 @@ export function refName(node: unknown): string | null {
   return typeof ref === 'string' && ref.startsWith(REF_PREFIX)
     ? ref.slice(REF_PREFIX.length)
     : null;
+}
+
+/**
+ * The type a member's schema names however it is written: a `$ref`, a `$ref` wrapped in `allOf`
+ * (so siblings such as `description` apply), or either beside `{ "type": "null" }` in `anyOf`.
+ */
+export function refTarget(node: unknown): string | null {
+  const direct = refName(node);
+  if (direct !== null || typeof node !== 'object' || node === null) return direct;
+  const schema = node as SchemaNode;
+  const allOf = schema['allOf'];
+  if (Array.isArray(allOf) && allOf.length === 1) return refTarget(allOf[0]);
+  const anyOf = schema['anyOf'];
+  if (Array.isArray(anyOf) && anyOf.length === 2) {
+    const other = anyOf.filter((option) => !isNullSchema(option));
+    if (other.length === 1) return refTarget(other[0]);
+  }
+  return null;
+}
+
+/** `{ "type": "null" }`. */
+export function isNullSchema(node: unknown): boolean {
+  return typeof node === 'object' && node !== null && (node as SchemaNode)['type'] === 'null';
+}
+
+/** Which ends send a method: the client for `clientToServer` and `both`, the server for the others. */
+export function isSentBy(m: Method, end: 'client' | 'server'): boolean {
+  return (
+    m.direction === 'both' ||
+    m.direction === (end === 'client' ? 'clientToServer' : 'serverToClient')
+  );
 }

@@ -3,17 +3,21 @@
 // `idl-gen generate --check` and `idl-gen breaking` call, without a process each.
 import { join } from 'node:path';
 import { checkAgainstReleases, isReportFailing } from '../breaking/against-releases.js';
-import { ALLOW_LIST_FILE, loadAllowList } from '../breaking/allow-list.js';
+import { loadAllowList } from '../breaking/allow-list.js';
 import type { IdlDocument } from '../breaking/document.js';
 import { loadIdlDocument } from '../breaking/document.js';
 import type { IdlProblem } from '../idl/source.js';
 import { IdlError } from '../idl/source.js';
 import { formatReportText } from '../breaking/report.js';
 import { readVectorSamples } from '../breaking/semantic/vectors.js';
-import { GENERATED_LOCATIONS } from '../emit/registry.js';
 import { REGENERATE_COMMAND } from '../printer/generated-file.js';
 import { findDrift, writeOutputs } from '../printer/write.js';
-import { renderAll } from '../render.js';
+import type { LoadedProtocol } from '../protocols/load-protocol.js';
+import { readTargets } from '../protocols/load-protocol.js';
+import { listProtocols } from '../protocols/list.js';
+import type { ProtocolTargets } from '../protocols/targets.js';
+import { generatedLocations } from '../protocols/targets.js';
+import { renderProtocol } from '../render.js';
 import { cacheStats, isOutputCacheEnabled, resetCacheStats } from './output-cache.js';
 import type { StepResult } from './step.js';
 import { BREAKING_STEP, GENERATED_STEP, stepResult } from './step.js';
@@ -46,10 +50,12 @@ export async function generatedStep(
   const started = performance.now();
   const idl = doc.source.path;
   resetCacheStats();
-  const outputs = await renderAll(doc.model, root);
+  const protocol = protocolOf(root, doc);
+  const outputs = await renderProtocol(protocol, root);
+  const locations = generatedLocations(protocol.targets);
   const reuse = describeReuse();
   if (mode === 'write') {
-    const written = writeOutputs(root, outputs, GENERATED_LOCATIONS);
+    const written = writeOutputs(root, outputs, locations);
     const summary =
       written.length === 0
         ? `all ${outputs.length} files already current${reuse}`
@@ -59,7 +65,7 @@ export async function generatedStep(
       changed: written.map((d) => d.path),
     };
   }
-  const drift = findDrift(root, outputs, GENERATED_LOCATIONS);
+  const drift = findDrift(root, outputs, locations);
   if (drift.length === 0) {
     const summary = `${outputs.length} files match ${idl}${reuse}`;
     return { result: stepResult(GENERATED_STEP, started, 'passed', summary), changed: [] };
@@ -86,9 +92,11 @@ function describeReuse(): string {
 /** `pnpm breaking`: the released versions are intact and `doc` breaks none of them. */
 export function breakingStep(root: string, doc: IdlDocument): StepResult {
   const started = performance.now();
-  const allowList = loadAllowList(join(root, ALLOW_LIST_FILE), ALLOW_LIST_FILE);
-  const vectors = readVectorSamples(join(root, 'test-vectors', 'messages'));
-  const report = checkAgainstReleases(root, doc, allowList, vectors);
+  const { targets } = protocolOf(root, doc);
+  const allowFile = targets.releases.allowList;
+  const allowList = loadAllowList(join(root, allowFile), allowFile);
+  const vectors = readVectorSamples(targets.vectors ? join(root, targets.vectors) : null);
+  const report = checkAgainstReleases(root, targets.releases.dir, doc, allowList, vectors);
   const text = formatReportText(report);
   // The report's last line is its verdict, e.g. "breaking: ok, nothing breaks peers of …".
   const verdict =
@@ -100,4 +108,12 @@ export function breakingStep(root: string, doc: IdlDocument): StepResult {
   return isReportFailing(report)
     ? stepResult(BREAKING_STEP, started, 'failed', verdict, text)
     : stepResult(BREAKING_STEP, started, 'passed', verdict);
+}
+
+/** The protocol whose IDL `doc` was loaded from, with its targets, as the emitters take it. */
+function protocolOf(root: string, doc: IdlDocument): LoadedProtocol {
+  const location = listProtocols(root).find((p) => p.idlPath === doc.source.path);
+  if (!location) throw new Error(`${doc.source.path} is not a protocol of ${root}`);
+  const targets: ProtocolTargets = readTargets(root, location);
+  return { location, targets, model: doc.model };
 }

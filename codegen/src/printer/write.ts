@@ -24,11 +24,18 @@ export interface Drift {
   readonly diff: string;
 }
 
-/** Compares outputs with the files under `root` without touching the disk. */
+/** How long a diff may take before it is given up (files that differ throughout). */
+const DIFF_TIMEOUT_MS = 3000;
+
+/**
+ * Compares outputs with the files under `root` without touching the disk. `withDiff: false` skips
+ * the diffs (writing needs none: a diff of two large, very different files takes minutes).
+ */
 export function findDrift(
   root: string,
   outputs: readonly OutputFile[],
   locations: GeneratedLocations,
+  { withDiff = true }: { withDiff?: boolean } = {},
 ): Drift[] {
   const drift: Drift[] = [];
   const produced = new Set(outputs.map((o) => o.path));
@@ -39,14 +46,7 @@ export function findDrift(
     drift.push({
       path: output.path,
       kind: current === null ? 'missing' : 'changed',
-      diff: createTwoFilesPatch(
-        `a/${output.path}`,
-        `b/${output.path}`,
-        current ?? '',
-        output.content,
-        'committed',
-        'generated',
-      ),
+      diff: withDiff ? unifiedDiff(output.path, current ?? '', output.content) : '',
     });
   }
   for (const path of listGenerated(root, locations)) {
@@ -61,13 +61,32 @@ export function findDrift(
   return drift;
 }
 
+/** `a/…` → `b/…` as a unified diff, or a note when the files are too different to diff in time. */
+export function unifiedDiff(path: string, committed: string, generated: string): string {
+  const patch = createTwoFilesPatch(
+    `a/${path}`,
+    `b/${path}`,
+    committed,
+    generated,
+    'committed',
+    'generated',
+    {
+      timeout: DIFF_TIMEOUT_MS,
+    },
+  );
+  return (
+    patch ??
+    `${path}: differs throughout (no diff within ${DIFF_TIMEOUT_MS / 1000} s); regenerate and read \`git diff\`\n`
+  );
+}
+
 /** Writes changed outputs and deletes stale files; returns what it did. */
 export function writeOutputs(
   root: string,
   outputs: readonly OutputFile[],
   locations: GeneratedLocations,
 ): Drift[] {
-  const drift = findDrift(root, outputs, locations);
+  const drift = findDrift(root, outputs, locations, { withDiff: false });
   const byPath = new Map(outputs.map((o) => [o.path, o]));
   for (const d of drift) {
     const target = join(root, d.path);

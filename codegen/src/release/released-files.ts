@@ -1,4 +1,5 @@
-// Released protocol versions, frozen under protocol/released/: `N.idl.json` per version and a
+// Released protocol versions, frozen in a protocol's releases folder (protocol/released/ for the root
+// protocol, its targets file's `releases.dir`): `N.idl.json` per version and a
 // SHA256SUMS file (the format `sha256sum -c` reads) that `idl-gen release` writes. A changed,
 // missing or unrecorded file is a problem; the check needs nothing but the files, so it works in
 // any fresh clone.
@@ -6,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const RELEASED_DIR = 'protocol/released';
 export const CHECKSUMS_FILE = 'SHA256SUMS';
 
 export interface ReleasedFile {
@@ -30,9 +30,12 @@ export function sha256(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** The recorded releases, in version order, and any malformed line of SHA256SUMS. */
-export function readChecksums(root: string): { files: ReleasedFile[]; problems: ReleaseProblem[] } {
-  const path = join(root, RELEASED_DIR, CHECKSUMS_FILE);
+/** The releases recorded in `dir` (relative to `root`), in version order, and any malformed line of SHA256SUMS. */
+export function readChecksums(
+  root: string,
+  dir: string,
+): { files: ReleasedFile[]; problems: ReleaseProblem[] } {
+  const path = join(root, dir, CHECKSUMS_FILE);
   const files: ReleasedFile[] = [];
   const problems: ReleaseProblem[] = [];
   if (!existsSync(path)) return { files, problems };
@@ -43,7 +46,7 @@ export function readChecksums(root: string): { files: ReleasedFile[]; problems: 
       const match = /^([0-9a-f]{64}) [ *]([1-9][0-9]*)\.idl\.json$/.exec(line);
       if (!match)
         problems.push({
-          file: `${RELEASED_DIR}/${CHECKSUMS_FILE}:${i + 1}`,
+          file: `${dir}/${CHECKSUMS_FILE}:${i + 1}`,
           message: `not a "<sha256>  <N>.idl.json" line: ${JSON.stringify(line)}`,
           fix: `restore ${CHECKSUMS_FILE} from git; only \`idl-gen release\` writes it`,
         });
@@ -51,7 +54,7 @@ export function readChecksums(root: string): { files: ReleasedFile[]; problems: 
         const version = Number(match[2]);
         files.push({
           version,
-          path: `${RELEASED_DIR}/${releasedFileName(version)}`,
+          path: `${dir}/${releasedFileName(version)}`,
           sha256: match[1] ?? '',
         });
       }
@@ -59,18 +62,23 @@ export function readChecksums(root: string): { files: ReleasedFile[]; problems: 
   return { files: files.sort((a, b) => a.version - b.version), problems };
 }
 
-/** Every released file is recorded, present and byte-for-byte as released. */
-export function verifyReleasedFiles(root: string): {
+/** Every released file in `dir` is recorded, present and byte-for-byte as released. */
+export function verifyReleasedFiles(
+  root: string,
+  dir: string,
+): {
   files: ReleasedFile[];
   problems: ReleaseProblem[];
 } {
-  const { files, problems } = readChecksums(root);
-  const dir = join(root, RELEASED_DIR);
-  const onDisk = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.idl.json')) : [];
+  const { files, problems } = readChecksums(root, dir);
+  const folder = join(root, dir);
+  const onDisk = existsSync(folder)
+    ? readdirSync(folder).filter((f) => f.endsWith('.idl.json'))
+    : [];
   for (const name of onDisk)
     if (!files.some((f) => f.path.endsWith(`/${name}`)))
       problems.push({
-        file: `${RELEASED_DIR}/${name}`,
+        file: `${dir}/${name}`,
         message: `not recorded in ${CHECKSUMS_FILE}`,
         fix: 'release versions with `idl-gen release`, never by hand; delete this file',
       });
@@ -86,21 +94,21 @@ export function verifyReleasedFiles(root: string): {
       problems.push({
         file: file.path,
         message: `changed after it was released (its sha256 is not the one in ${CHECKSUMS_FILE})`,
-        fix: `restore it (\`git checkout <release commit> -- ${file.path}\`); released versions are frozen, so change protocol.idl.json instead`,
+        fix: `restore it (\`git checkout <release commit> -- ${file.path}\`); released versions are frozen, so change the protocol's IDL instead`,
       });
   }
   return { files, problems };
 }
 
-/** What docs/protocol.md lists: each released version and the IDL version it froze. */
+/** What the protocol reference lists: each released version and the IDL version it froze. */
 export interface ReleasedVersion {
   readonly protocolVersion: number;
   readonly idlVersion: string;
   readonly path: string;
 }
 
-export function listReleasedVersions(root: string): ReleasedVersion[] {
-  return readChecksums(root).files.map((file) => {
+export function listReleasedVersions(root: string, dir: string): ReleasedVersion[] {
+  return readChecksums(root, dir).files.map((file) => {
     const path = join(root, file.path);
     const meta = existsSync(path)
       ? (JSON.parse(readFileSync(path, 'utf8')) as { meta?: { version?: string } }).meta

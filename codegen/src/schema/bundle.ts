@@ -4,8 +4,6 @@ import type { Method, Model, SchemaNode, TypeDef } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { pascalCase } from '../idl/names.js';
 
-export const BUNDLE_ID = 'https://dsh-sdk.dev/protocol.schema.json';
-
 export type SchemaBundle = {
   $schema: string;
   $id: string;
@@ -16,6 +14,18 @@ export type SchemaBundle = {
   anyOf: SchemaNode[];
   definitions: Record<string, SchemaNode>;
 };
+
+/** Definitions the bundle adds itself (the JSON-RPC envelope): no IDL type may take these names. */
+export const ENVELOPE_NAMES: readonly string[] = [
+  'RequestId',
+  'JsonRpcVersion',
+  'ResponseError',
+  'ErrorResponseFrame',
+  'ProtocolFrame',
+];
+
+/** The `$id` of a bundle checked in memory only (examples, the breaking check's samples). */
+export const IN_MEMORY_SCHEMA_ID = 'https://dsh-sdk.dev/in-memory.schema.json';
 
 const ref = (name: string): SchemaNode => ({ $ref: REF_PREFIX + name });
 
@@ -31,7 +41,8 @@ export function frameNames(method: Method): {
     : { notification: `${base}NotificationFrame` };
 }
 
-export function buildSchemaBundle(model: Model): SchemaBundle {
+/** The bundle of `model`, published as `schemaId` (its targets file's `schemaId`). */
+export function buildSchemaBundle(model: Model, schemaId: string): SchemaBundle {
   const defs: Record<string, SchemaNode> = {};
   for (const type of model.types) defs[type.name] = typeSchema(type, model);
   Object.assign(defs, envelopeSchemas(model));
@@ -39,7 +50,7 @@ export function buildSchemaBundle(model: Model): SchemaBundle {
   const frames = Object.keys(defs).filter((name) => name.endsWith('Frame'));
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: BUNDLE_ID,
+    $id: schemaId,
     title: 'ProtocolFrame',
     description: `Any frame of the ${model.meta.title} ${model.meta.version}. ${model.meta.description}`,
     'x-protocol-version': model.meta.version,
@@ -81,10 +92,10 @@ function lowerRefSiblings<T>(node: T): T {
 /** The unknown variant matches only tags no sibling variant claims, so `anyOf` stays unambiguous. */
 function excludeKnownTags(schema: Record<string, unknown>, type: TypeDef, model: Model): void {
   const owner = model.types.find((t) => t.union?.variants.some((v) => v.typeName === type.name));
-  if (!owner?.union) return;
+  const discriminator = owner?.union?.discriminator;
+  if (!owner || discriminator === null || discriminator === undefined) return;
   const tags = knownTags(owner, model);
   const properties = { ...(schema['properties'] as Record<string, SchemaNode>) };
-  const discriminator = owner.union.discriminator;
   properties[discriminator] = {
     ...properties[discriminator],
     not: { enum: tags },
@@ -159,7 +170,10 @@ function envelopeSchemas(model: Model): Record<string, SchemaNode> {
 function frameSchemas(method: Method): Record<string, SchemaNode> {
   const names = frameNames(method);
   const params = method.params ? ref(method.params) : { type: ['object', 'null'] };
-  const wire = { type: 'string', const: method.wireName };
+  // A family of methods: every wire name that starts with the prefix.
+  const wire = method.isPrefix
+    ? { type: 'string', pattern: `^${method.wireName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` }
+    : { type: 'string', const: method.wireName };
   const paramsRequired = method.params ? ['params'] : [];
   const frames: Record<string, SchemaNode> = {};
   if (names.request) {

@@ -6,23 +6,30 @@
 import type { Model, SchemaNode, TypeDef, UnionVariant } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import type { SchemaBundle } from './bundle.js';
+import { LENIENT_KEYWORDS, lenientMember } from './lenient.js';
 import { withNumberRule } from './number-rule.js';
 
-export const VALIDATION_BUNDLE_ID = 'https://dsh-sdk.dev/protocol.validation.schema.json';
+/** The validators' bundle is named after the published one: `protocol.validation.schema.json`. */
+export function validationBundleId(schemaId: string): string {
+  return schemaId.replace(/\.schema\.json$/, '.validation.schema.json');
+}
 
 /** Annotation keywords validators never read; dropped so generated code stays small. */
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'tsType', '$comment']);
 
-/** The one `x-` keyword validators assert (idl.schema.json); every other `x-` key is dropped. */
+/** The one `x-` keyword of the IDL validators assert (idl.schema.json). */
 export const NOT_OBJECT_LACKS_REQUIRED = 'x-not-object-lacks-required';
+
+/** The `x-` keywords validators run; every other `x-` key is dropped. */
+const ASSERTED = new Set([NOT_OBJECT_LACKS_REQUIRED, ...LENIENT_KEYWORDS]);
 
 export function buildValidationBundle(bundle: SchemaBundle, model: Model): SchemaBundle {
   const definitions: Record<string, SchemaNode> = {};
   for (const [name, schema] of Object.entries(withNumberRule(bundle, model).definitions)) {
     const type = model.types.find((t) => t.name === name);
-    definitions[name] = type?.union ? dispatchSchema(type, model) : stripAnnotations(schema);
+    definitions[name] = type?.union ? unionSchema(type, model) : stripAnnotations(schema);
   }
-  return { ...bundle, $id: VALIDATION_BUNDLE_ID, definitions };
+  return { ...bundle, $id: validationBundleId(bundle.$id), definitions };
 }
 
 /** Variants in dispatch order, nested unions flattened in place. */
@@ -34,6 +41,31 @@ export function flattenVariants(union: TypeDef, model: Model): UnionVariant[] {
     else out.push(variant);
   }
   return out;
+}
+
+/**
+ * A union's validator: dispatch on the discriminator (tagged; a default variant takes every value
+ * no known tag selects), or on the required members each variant alone has (untagged).
+ */
+function unionSchema(type: TypeDef, model: Model): SchemaNode {
+  if (type.union?.discriminator === null) return selectByRequired(type);
+  return dispatchSchema(type, model);
+}
+
+/** Untagged: the first variant whose own required members are present; else any that matches. */
+function selectByRequired(type: TypeDef): SchemaNode {
+  const variants = type.union?.variants ?? [];
+  const otherwise: SchemaNode = { anyOf: variants.map((v) => ({ $ref: REF_PREFIX + v.typeName })) };
+  return variants
+    .filter((v) => v.select.length > 0)
+    .reduceRight<SchemaNode>(
+      (elseBranch, v) => ({
+        if: { required: v.select },
+        then: { $ref: REF_PREFIX + v.typeName },
+        else: elseBranch,
+      }),
+      otherwise,
+    );
 }
 
 function dispatchSchema(type: TypeDef, model: Model): SchemaNode {
@@ -55,6 +87,8 @@ function dispatchSchema(type: TypeDef, model: Model): SchemaNode {
     }),
     otherwise,
   );
+  // With a default variant the tag may be absent: a value without it is the default's.
+  if (variants.some((v) => v.isDefault)) return { type: 'object', ...chain };
   return {
     type: 'object',
     required: [discriminator],
@@ -74,16 +108,18 @@ function stripAnnotations<T>(node: T): T {
   const out: Record<string, unknown> = {};
   const isBase64 = (node as Record<string, unknown>)['contentEncoding'] === 'base64';
   for (const [key, value] of Object.entries(node)) {
-    if (ANNOTATIONS.has(key) || (key.startsWith('x-') && key !== NOT_OBJECT_LACKS_REQUIRED))
-      continue;
+    if (ANNOTATIONS.has(key) || (key.startsWith('x-') && !ASSERTED.has(key))) continue;
     if (isBase64 && key === 'pattern') continue;
-    // Inside `properties`, keys are property names, never annotations.
-    out[key] = key === 'properties' ? mapValues(value, stripAnnotations) : stripAnnotations(value);
+    // Inside `properties`, keys are property names, never annotations; members may repair.
+    const required = new Set((node as { required?: string[] }).required ?? []);
+    const member = (name: string, schema: unknown) =>
+      stripAnnotations(lenientMember(schema as SchemaNode, required.has(name)));
+    out[key] = key === 'properties' ? mapEntries(value, member) : stripAnnotations(value);
   }
   return out as T;
 }
 
-function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+function mapEntries(value: unknown, fn: (key: string, v: unknown) => unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(k, v)]));
 }

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 export const REPOSITORY = fileURLToPath(new URL('../../..', import.meta.url));
-export const PACKAGE_NAMES = ['protocol', 'client', 'runtime', 'cli'] as const;
+export const PACKAGE_NAMES = ['protocol', 'client', 'runtime', 'acp', 'cli'] as const;
 export type PackageName = (typeof PACKAGE_NAMES)[number];
 
 /** What a finished command printed. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// dsh-sdk: see the traffic of the protocol. `dsh-sdk <verb> --help` for each verb.
+// dsh-sdk: see the traffic of the protocol, and bridge a runtime to ACP editors. `dsh-sdk <verb> --help` for each verb.
 import { UsageError } from './cli-args.js';
 import { runConformance } from './conformance-command.js';
 import { flushStdio } from './flush-output.js';
@@ -14,6 +14,7 @@ Verbs:
   view         turn a recorded trace into a timeline page (a file, or served on 127.0.0.1)
   inspect      start a runtime behind the recorder and watch it live in the browser
   conformance  judge a runtime or a client against the protocol (conformance runtime|client)
+  acp          serve the Agent Client Protocol on stdio, so an ACP editor drives a runtime
 
 Run dsh-sdk <verb> --help for a verb's options.`;
 
@@ -22,6 +23,8 @@ const VERBS: Record<string, (args: readonly string[]) => Promise<number>> = {
   view: runView,
   inspect: runInspect,
   conformance: runConformance,
+  // Loaded only when used: the bridge brings the ACP bindings and the client.
+  acp: async (args) => (await import('./acp/acp-command.js')).runAcp(args),
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // The runtime behind a launcher. `-- npx dsh-sdk-runtime` starts npm, which starts `sh -c`, which
 // starts the runtime; a script without `exec` does the same. The process the recorder started (the
 // launcher) is then not the runtime: its pid is not the runtime's, and a signal's death reaches it

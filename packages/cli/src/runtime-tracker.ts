@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // Keeps track of which process is the runtime, for a relay whose started process may be a
 // launcher (runtime-process.ts). It looks at the processes holding the recorder's pipe as the
 // launcher starts the runtime: the runtime is the deepest one that has written something or

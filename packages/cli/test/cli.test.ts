@@ -30,7 +30,7 @@ import {
 import { budgetMs } from './helpers/time-budget.js';
 
 describe('dsh-sdk arguments', () => {
-  test.each(['trace', 'view', 'inspect'])(
+  test.each(['trace', 'view', 'inspect', 'acp'])(
     '%s --help prints its usage and exits 0',
     async (verb) => {
       const run = await runCli([verb, '--help']);
@@ -43,13 +43,24 @@ describe('dsh-sdk arguments', () => {
   test('the bare command lists the verbs', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout.toString()).toMatch(/trace[\s\S]*view[\s\S]*inspect/);
+    expect(run.stdout.toString()).toMatch(/trace[\s\S]*view[\s\S]*inspect[\s\S]*acp/);
   });
 
   test.each([
     [['trace', '--out', 'x', '--bogus', '--', 'cat'], /Unknown option '--bogus'/],
     [['view', '--colour', 'x.ndjson'], /Unknown option '--colour'/],
     [['inspect', '--nope', '--', 'cat'], /Unknown option '--nope'/],
+    [
+      ['acp', '--provider', 'echo', '--model', 'echo-1', '--colour', '--', 'cat'],
+      /Unknown option '--colour'/,
+    ],
+    [['acp', '--provider', 'echo', '--', 'cat'], /give the route: --provider and --model/],
+    [
+      ['acp', '--initialize', '{"provider":"echo"}', '--', 'cat'],
+      /\/model must have required property/,
+    ],
+    [['acp', '--initialize', '{}', '--model', 'm', '--', 'cat'], /--initialize replaces --model/],
+    [['acp', '--provider', 'echo', '--model', 'echo-1'], /give the runtime command after --/],
     [['trace', '--', 'cat'], /--out FILE is required/],
     [['trace', '--out', 'x'], /give the runtime command after --/],
     [

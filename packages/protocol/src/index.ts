@@ -98,7 +98,13 @@ export {
   serveHarnessSdk,
 } from './gen/peers.gen.js';
 export type { HarnessSdkNotification, HarnessSdkRequestHandlers } from './gen/peers.gen.js';
-export { NotificationFanout, ProtocolError } from './peer-support.js';
+// What generated peers of other protocols (@dsh-sdk/acp) import to run on this transport.
+export {
+  NotificationFanout,
+  ProtocolError,
+  requireValidParams,
+  requireValidResult,
+} from './peer-support.js';
 export type { PeerOptions, PeerTransport, Subscriber } from './peer-support.js';
 export { toViolations } from './violations.js';
 export { METHOD_VALIDATORS } from './gen/validators.gen.js';

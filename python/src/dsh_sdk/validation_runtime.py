@@ -16,11 +16,14 @@ from typing import Any, Final, TypeAlias, TypeGuard
 from dsh_sdk._gen.models import Violation
 
 __all__ = [
+    "DROPPED",
     "Check",
     "Out",
     "Validator",
+    "Violation",
     "all_numbers_within",
     "any_of",
+    "drop_marked",
     "is_canonical_base64",
     "is_integer",
     "is_number",
@@ -99,6 +102,16 @@ def member_pointer(p: str, name: str) -> str:
     if "~" in name or "/" in name:
         name = name.replace("~", "~0").replace("/", "~1")
     return f"{p}/{name}"
+
+
+DROPPED: Final = object()
+"""Marks an array item a lenient repair removes; `drop_marked` removes the marked items."""
+
+
+def drop_marked(items: list[object]) -> None:
+    """Removes the items lenient repairs marked DROPPED (`x-lenient-compact`, after `items`)."""
+    if any(item is DROPPED for item in items):
+        items[:] = [item for item in items if item is not DROPPED]
 
 
 def passes(check: Check, v: object) -> bool:

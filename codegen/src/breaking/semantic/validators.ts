@@ -1,11 +1,11 @@
 // ajv validators for one model, built as the generated validators are: the validation bundle
 // (union dispatch on the discriminator) and canonical base64 asserted.
 import AjvModule, { type ValidateFunction } from 'ajv';
-import { assertContentEncoding } from '../../emit/ts-validators.js';
+import { assertContentEncoding } from '../../emit/ajv-keywords.js';
 import type { Model } from '../../idl/model.js';
 import { REF_PREFIX } from '../../idl/model.js';
-import { buildSchemaBundle } from '../../schema/bundle.js';
-import { VALIDATION_BUNDLE_ID, buildValidationBundle } from '../../schema/validation.js';
+import { IN_MEMORY_SCHEMA_ID, buildSchemaBundle } from '../../schema/bundle.js';
+import { buildValidationBundle, validationBundleId } from '../../schema/validation.js';
 
 const Ajv = AjvModule.default;
 
@@ -19,13 +19,20 @@ export type TypeValidator = (value: unknown) => Verdict;
 
 /** Validators by type name, compiled on first use. */
 export function createValidators(model: Model): (typeName: string) => TypeValidator | null {
-  const ajv = new Ajv({ allErrors: false, strict: false, unicode: false, logger: false });
+  const ajv = new Ajv({
+    allErrors: false,
+    strict: false,
+    unicode: false,
+    logger: false,
+    validateFormats: false,
+  });
   assertContentEncoding(ajv);
-  ajv.addSchema(buildValidationBundle(buildSchemaBundle(model), model));
+  ajv.addSchema(buildValidationBundle(buildSchemaBundle(model, IN_MEMORY_SCHEMA_ID), model));
+  const bundleId = validationBundleId(IN_MEMORY_SCHEMA_ID);
   const cache = new Map<string, TypeValidator | null>();
   return (typeName) => {
     if (!cache.has(typeName)) {
-      const validate = ajv.getSchema(`${VALIDATION_BUNDLE_ID}${REF_PREFIX}${typeName}`);
+      const validate = ajv.getSchema(`${bundleId}${REF_PREFIX}${typeName}`);
       cache.set(typeName, validate ? toValidator(validate) : null);
     }
     return cache.get(typeName) ?? null;

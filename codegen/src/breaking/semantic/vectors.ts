@@ -5,9 +5,10 @@ import { join } from 'node:path';
 
 export type SamplesByLabel = ReadonlyMap<string, readonly unknown[]>;
 
-export function readVectorSamples(messagesDir: string): SamplesByLabel {
+/** The samples of `messagesDir`; none when it is null (a protocol without vectors) or absent. */
+export function readVectorSamples(messagesDir: string | null): SamplesByLabel {
   const samples = new Map<string, unknown[]>();
-  if (!existsSync(messagesDir)) return samples;
+  if (messagesDir === null || !existsSync(messagesDir)) return samples;
   const add = (label: string, value: unknown) =>
     samples.set(label, [...(samples.get(label) ?? []), value]);
   for (const folder of readdirSync(messagesDir).sort()) {

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // What the kit derives its cases from, read once: the IDL (bundled beside the kit at build time),
 // its schema bundle (from @dsh-sdk/protocol) and the golden vectors (bundled too).
 import { createHash } from 'node:crypto';

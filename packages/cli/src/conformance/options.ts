@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // The options both `dsh-sdk conformance runtime` and `… client` take, parsed strictly.
 import { availableParallelism } from 'node:os';
 import { integerOption, UsageError } from '../cli-args.js';

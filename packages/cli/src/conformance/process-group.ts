@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // Every process the kit starts runs in a process group of its own, so the kit can stop it and all
 // it started (a launcher script, a client's runtime) at once, whatever happens: at the end of a
 // case, on a timeout, on Ctrl-C, and when the kit itself exits.

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // The kit playing a runtime: the client's stub connects to a Unix socket here. What the client
 // writes arrives as lines (checked by the client monitor, recorded for the transcript); what the
 // scenario writes goes to the client as the runtime's stdout or stderr.

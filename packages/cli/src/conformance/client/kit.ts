@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // `dsh-sdk conformance client`: each scenario runs the driver afresh (its own process group),
 // with the kit's stub as its runtime; the kit plays the runtime, the monitor checks the client's
 // traffic, and the driver's result line is judged.

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // The channel between the kit (playing a runtime) and the stub a client starts as its runtime:
 // frames of one type byte, a 4-byte big-endian length and the payload, over a Unix socket.
 //   kit → stub: 'o' bytes for stdout, 'e' bytes for stderr, 'x' exit (the code, as text),

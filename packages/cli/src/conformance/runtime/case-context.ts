@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // What a runtime case works with: the run's settings, fresh runtimes, the handshake, bounds, and
 // the verdicts it records.
 import { CaseVerdicts } from '../verdicts.js';

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // `dsh-sdk conformance runtime`: the probe, then every selected case on fresh runtimes, a few
 // at a time, then each requirement's outcome.
 import { requirementById, REQUIREMENTS } from '../requirements/index.js';

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // Checks every line a runtime writes, in every case, against the rules that hold for all traffic:
 // framing, stdout hygiene, classification, answers and their ids, the schema, `-32602`'s data and
 // the order of `seq`. Findings go to the case as failures of the requirement they break.

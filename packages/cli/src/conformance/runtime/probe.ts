@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // Before the cases: one runtime asked for the kit's latest version, to learn who answers, the
 // version it speaks and what it reported. A runtime that cannot get this far cannot be judged:
 // the reason is told in one line.

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // One line the runtime wrote, taken apart the way the kit judges it: bytes, UTF-8, strict JSON,
 // compactness and the JSON-RPC kind. Nothing here trusts the line.
 

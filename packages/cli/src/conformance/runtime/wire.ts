@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // A runtime under test, spoken to in raw NDJSON: the kit writes exactly the bytes it chooses,
 // reads every line the runtime writes, checks each with the monitor, and records both directions
 // in the trace format for the transcript.
