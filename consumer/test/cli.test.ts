@@ -62,8 +62,8 @@ beforeAll(async () => {
   const steps = await readmeInstallSteps(project);
   await runStep(stepOf(steps, 'bash')); // scripts/pack.sh: the tarballs land in the project
   // A project of its own (npm init), then the tarballs: what the CLI needs of the install block.
-  await runStep(stepOf(steps, 'npm', 'init'), offlineEnv());
-  await runStep(tarballInstallOf(steps), offlineEnv());
+  await runStep(stepOf(steps, 'npm', 'init'));
+  await runStep(tarballInstallOf(steps));
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { REGENERATE_COMMAND } from '../printer/generated-file.js';
 import { findDrift, writeOutputs } from '../printer/write.js';
 import type { LoadedProtocol } from '../protocols/load-protocol.js';
 import { readTargets } from '../protocols/load-protocol.js';
-import { listProtocols } from '../protocols/list.js';
+import { locateProtocol } from '../protocols/list.js';
 import type { ProtocolTargets } from '../protocols/targets.js';
 import { generatedLocations } from '../protocols/targets.js';
 import { renderProtocol } from '../render.js';
@@ -111,9 +111,8 @@ export function breakingStep(root: string, doc: IdlDocument): StepResult {
 }
 
 /** The protocol whose IDL `doc` was loaded from, with its targets, as the emitters take it. */
-function protocolOf(root: string, doc: IdlDocument): LoadedProtocol {
-  const location = listProtocols(root).find((p) => p.idlPath === doc.source.path);
-  if (!location) throw new Error(`${doc.source.path} is not a protocol of ${root}`);
+export function protocolOf(root: string, doc: IdlDocument): LoadedProtocol {
+  const location = locateProtocol(root, doc.source.path);
   const targets: ProtocolTargets = readTargets(root, location);
   return { location, targets, model: doc.model };
 }

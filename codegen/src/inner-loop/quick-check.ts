@@ -54,7 +54,9 @@ export async function quickCheck(
   const early =
     options.mode === 'check' && protocol.name === null ? startVectors(options, done) : null;
   // The in-process steps' modules (the emitters, the breaking checker) load while they run.
-  const { breakingStep, generatedStep, loadDocument } = await import('./protocol-steps.js');
+  const { breakingStep, generatedStep, loadDocument, protocolOf } =
+    await import('./protocol-steps.js');
+  const { unlessPassed } = await import('./protocol-passes.js');
   const loaded = loadDocument(options.root, protocol.idlPath);
   if ('problems' in loaded) {
     // Nothing else means anything until the IDL loads; the vector runs already started finish.
@@ -63,19 +65,43 @@ export async function quickCheck(
   }
   if (protocol.name !== null)
     for (const name of VECTOR_STEPS) done(vectorsElsewhere(name, protocol.name, started));
-  const generated = await generatedStep(options.root, loaded.doc, options.mode).catch(
-    (error: unknown) => ({ result: failedWith(GENERATED_STEP, started, error), changed: [] }),
-  );
-  done(generated.result);
+  // Checking, a step that passed on exactly its current inputs is skipped: an edit to one
+  // protocol's IDL rechecks that protocol only. Writing (the watcher) or --full runs each.
+  let protocolFiles: ReturnType<typeof protocolOf>;
+  try {
+    protocolFiles = protocolOf(options.root, loaded.doc);
+  } catch (error) {
+    // Laid out wrongly (no protocol.targets.json): nothing can be generated or compared.
+    for (const name of [GENERATED_STEP, BREAKING_STEP]) done(failedWith(name, started, error));
+    await early;
+    return finish(null, []);
+  }
+  const orSkip = (name: string, step: () => Promise<StepResult> | StepResult) =>
+    options.mode === 'check' && !options.full
+      ? unlessPassed(options.root, protocolFiles, name, step)
+      : step();
+  let changed: readonly string[] = [];
+  const generated = async () => {
+    const outcome = await generatedStep(options.root, loaded.doc, options.mode).catch(
+      (error: unknown) => ({ result: failedWith(GENERATED_STEP, started, error), changed: [] }),
+    );
+    changed = outcome.changed;
+    return outcome.result;
+  };
+  done(await orSkip(GENERATED_STEP, generated));
   const vectors = early ?? (protocol.name === null ? startVectors(options, done) : null);
   const breakingStarted = performance.now();
-  try {
-    done(breakingStep(options.root, loaded.doc));
-  } catch (error) {
-    done(failedWith(BREAKING_STEP, breakingStarted, error));
-  }
+  done(
+    await orSkip(BREAKING_STEP, () => {
+      try {
+        return breakingStep(options.root, loaded.doc);
+      } catch (error) {
+        return failedWith(BREAKING_STEP, breakingStarted, error);
+      }
+    }),
+  );
   await vectors;
-  return finish(null, generated.changed);
+  return finish(null, changed);
 }
 
 function toReport(

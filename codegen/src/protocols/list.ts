@@ -47,6 +47,16 @@ export function listProtocols(root: string): ProtocolLocation[] {
   return found;
 }
 
+/**
+ * The protocol whose IDL is `idlPath` (relative to the root), located alone: a sibling folder laid
+ * out wrongly does not stop it (the inner loop checks one protocol per save).
+ */
+export function locateProtocol(root: string, idlPath: string): ProtocolLocation {
+  if (idlPath === IDL_FILE) return locationOf(root, '', rootName(root));
+  const dir = idlPath.slice(0, -(IDL_FILE.length + 1));
+  return locationOf(root, dir, dir.slice(PROTOCOLS_DIR.length + 1));
+}
+
 function locationOf(root: string, dir: string, name: string): ProtocolLocation {
   const at = (file: string) => (dir === '' ? file : `${dir}/${file}`);
   const targetsPath = at(TARGETS_FILE);

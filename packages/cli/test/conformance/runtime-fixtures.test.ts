@@ -123,7 +123,8 @@ describe('planted-defect fixture runtimes', () => {
       const run = await kit(
         'chunk-after-interrupt',
         ['stop.interrupt-running'],
-        ['--transcripts', dir],
+        // Paced like the stop defects above: an unpaced turn ends before the kit's interrupt.
+        ['--transcripts', dir, '--env', 'DSH_SDK_RUNTIME_CHUNK_DELAY_MS=2'],
       );
       expect(run.code).toBe(1);
       const traces = readdirSync(dir).filter((f) => f.endsWith('.trace.ndjson'));
