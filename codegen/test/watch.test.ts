@@ -121,8 +121,11 @@ async function waitForRunProcesses(): Promise<ProcessEntry[]> {
 
 function hashTree(dir: string): string {
   const hash = createHash('sha256');
-  for (const name of readdirSync(dir).sort())
-    hash.update(name).update(readFileSync(join(dir, name)));
+  // Files only: a Python run may add __pycache__ beside the generated modules.
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  ))
+    if (entry.isFile()) hash.update(entry.name).update(readFileSync(join(dir, entry.name)));
   return hash.digest('hex');
 }
 
