@@ -9,6 +9,7 @@
 // is then all there is. The runtime is signalled directly, and its status read through its
 // launcher at the end.
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import {
   commandOf,
   descriptorOf,
@@ -123,7 +124,10 @@ export class RuntimeTracker {
 
   #started(): ProcessInfo | undefined {
     const { pid } = this.#child;
-    return pid === undefined ? undefined : { pid, command: this.#child.spawnargs.join(' ') };
+    if (pid === undefined) return undefined;
+    // Its command as the system runs it: a script without exec shows as its shell (a launcher),
+    // which its spawn arguments do not say; before the first look that is all there is.
+    return { pid, command: commandLineNow(pid) ?? this.#child.spawnargs.join(' ') };
   }
 
   #lookSoon(): void {
@@ -166,5 +170,15 @@ export class RuntimeTracker {
     this.#chosenDepth = deepest.depth;
     this.#sameFor = 1;
     this.#onChange();
+  }
+}
+
+/** `/proc/<pid>/cmdline` read at once, arguments joined by spaces; undefined where there is none. */
+function commandLineNow(pid: number): string | undefined {
+  try {
+    const parts = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return parts.length > 0 ? parts.join(' ') : undefined;
+  } catch {
+    return undefined;
   }
 }
