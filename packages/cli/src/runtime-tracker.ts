@@ -127,7 +127,14 @@ export class RuntimeTracker {
     if (pid === undefined) return undefined;
     // Its command as the system runs it: a script without exec shows as its shell (a launcher),
     // which its spawn arguments do not say; before the first look that is all there is.
-    return { pid, command: commandLineNow(pid) ?? this.#child.spawnargs.join(' ') };
+    // Either says launcher: `npx` runs as `node …/npx` until npm renames itself.
+    const spawned = this.#child.spawnargs.join(' ');
+    const running = commandLineNow(pid);
+    const command =
+      running === undefined || (startsWithLauncher(spawned) && !startsWithLauncher(running))
+        ? spawned
+        : running;
+    return { pid, command };
   }
 
   #lookSoon(): void {
