@@ -88,7 +88,8 @@ export const pyModelsEmitter: Emitter = {
       (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,
     );
     // A child process: awaited, so the other emitters (of this protocol and others) run meanwhile.
-    return runDatamodelCodegen(withoutForbiddenProperties(described), target).then((content) => [
+    const input = withListedEnumDescriptions(withoutForbiddenProperties(described));
+    return runDatamodelCodegen(input, target).then((content) => [
       { path: `${pyTarget(target).genDir}/models.py`, content, language: 'py' as const },
     ]);
   },
@@ -111,6 +112,24 @@ export function withoutForbiddenProperties(bundle: SchemaBundle): SchemaBundle {
     definitions[name] = { ...schema, properties: Object.fromEntries(kept) };
   }
   return { ...bundle, definitions };
+}
+
+/**
+ * The IDL's `x-enum-descriptions` maps each value to its text; datamodel-code-generator reads a
+ * keyword of the same name as a list in `enum` order, and refuses a map. Handed over as that list.
+ */
+export function withListedEnumDescriptions<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withListedEnumDescriptions) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).map(([key, value]) => {
+    const values = (node as Record<string, unknown>)['enum'];
+    if (key === 'x-enum-descriptions' && Array.isArray(values)) {
+      const texts = value as Record<string, string>;
+      return [key, values.map((item) => texts[String(item)] ?? '')];
+    }
+    return [key, withListedEnumDescriptions(value)];
+  });
+  return Object.fromEntries(entries) as T;
 }
 
 export async function runDatamodelCodegen(
