@@ -4,10 +4,15 @@
 /// <reference types="node" preserve="true" />
 import type { Writable } from 'node:stream';
 
-/** Settles once everything written to `stream` so far was handed to the OS, or it failed. */
+/**
+ * Settles once everything written to `stream` so far was handed to the OS, or it failed. A reader
+ * that is gone (an editor that quit: `EPIPE`) fails the write with an `'error'` event, which would
+ * crash the process with a stack trace on its way out; here it only settles the wait.
+ */
 export function flushed(stream: Writable): Promise<void> {
   if (stream.destroyed || stream.writableFinished) return Promise.resolve();
   return new Promise((resolve) => {
+    stream.on('error', () => resolve());
     if (stream.writableEnded) {
       stream.once('finish', resolve).once('close', resolve);
       return;

@@ -307,6 +307,21 @@ describe('dsh-sdk acp: starting, delegating and failing', () => {
     expect((await bridge.exited).code).toBe(0);
   });
 
+  test.each([
+    ['at once', false],
+    ['after initialize', true],
+  ])(
+    'an editor that quits %s (both pipes closed) ends the bridge with exit 0, no crash',
+    async (_, initialized) => {
+      const bridge = startBridge([...ROUTE, '--', TS_RUNTIME]);
+      if (initialized) await connectSdk(bridge).connection.agent.request('initialize', INITIALIZE);
+      bridge.child.stdout.destroy();
+      bridge.child.stdin.end();
+      expect((await bridge.exited).code).toBe(0);
+      expect(bridge.stderr()).not.toMatch(/EPIPE|Unhandled/);
+    },
+  );
+
   test('a route the runtime does not serve fails initialize with its violations', async () => {
     const bridge = startBridge(['--provider', 'nope', '--model', 'x', '--', TS_RUNTIME]);
     const sdk = connectSdk(bridge);
