@@ -2,6 +2,7 @@
 // reference runtimes: the mapping of docs/acp.md through real pipes and real child processes.
 import { readFileSync, realpathSync } from 'node:fs';
 import { RequestError } from '@agentclientprotocol/sdk';
+import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectSdk, echoReply, INITIALIZE, rawPeer, startBridge } from './helpers/acp.js';
 import type { BridgeProcess, SdkClient } from './helpers/acp.js';
@@ -198,6 +199,30 @@ describe.each([
     expect(bridge.stderr()).toMatch(/ignored input: invalid-json line=2 bytes=16/);
     // stdout holds ACP frames only: every line a JSON-RPC message.
     for (const line of raw.lines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+  });
+
+  test('EOF right behind requests: each is answered first, a prompt with its whole reply', async () => {
+    const bridge = startBridge([...ROUTE, '--', runtime]);
+    const raw = rawPeer(bridge);
+    raw.send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}');
+    raw.send(
+      '{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}',
+    );
+    const { result } = (await raw.response(2)) as { result: { sessionId: string } };
+    const text = 'answer this although the editor has stopped writing';
+    const prompt = { sessionId: result.sessionId, prompt: [{ type: 'text', text }] };
+    // The last line has no newline, and stdin ends with it.
+    bridge.child.stdin.end(
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: prompt }),
+    );
+    expect(await bridge.exited).toEqual({ code: 0, signal: null });
+    expect(await raw.response(1)).toHaveProperty('result.protocolVersion', 1);
+    expect(await raw.response(3)).toHaveProperty('result.stopReason', 'end_turn');
+    const streamed = raw.lines
+      .map((line) => JSON.parse(line) as { method?: string; params?: SessionNotification })
+      .filter((message) => message.method === 'session/update')
+      .map(({ params }) => (params?.update as { content: { text: string } }).content.text);
+    expect(streamed.join('')).toBe(echoReply(text));
   });
 
   test('the runtime killed in mid-turn fails the prompt at once with its exit; the bridge exits 1', async () => {

@@ -14,8 +14,9 @@ drive a DeepSeek Harness runtime: each ACP session becomes a runtime session, it
 prompts, the runtime's streamed reply ACP session updates. A runtime is started at initialize and
 one more for each other working directory that session/new names; each inherits this
 environment. stdout carries ACP frames only; diagnostics and the runtimes' stderr go to stderr.
-At the end of stdin the runtimes are shut down and the bridge exits 0; if a runtime dies, every
-pending request fails with its exit and the end of its stderr, and the bridge exits 1.
+At the end of stdin the requests read are answered, the runtimes shut down, and the bridge exits
+0; if a runtime dies, every pending request fails with its exit and the end of its stderr, and
+the bridge exits 1.
 See docs/acp.md for the mapping and an editor's settings.
 
 Route (either the three options, or --initialize):

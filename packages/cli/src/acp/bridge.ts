@@ -3,6 +3,7 @@
 // (docs/acp.md). Params are checked by the generated ACP validators before any handler runs.
 import { randomUUID } from 'node:crypto';
 import { isAbsolute } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import { LATEST_PROTOCOL_VERSION, serveAcp } from '@dsh-sdk/acp';
 import type {
@@ -44,14 +45,37 @@ interface BridgeSession {
   readonly turns: Set<AbortController>;
 }
 
-/** Runs the bridge until its input ends (exit code 0) or a runtime dies (1). */
+/**
+ * Runs the bridge until its input ends and every request read before that is answered (exit code
+ * 0), or a runtime dies (1).
+ */
 export async function runBridge(options: BridgeOptions): Promise<number> {
+  // The transport closes for good when its input ends, so it sees the end only once the requests
+  // already read are answered: `printf '<requests>' | dsh-sdk acp …` gets every answer.
+  const input = new PassThrough();
   const transport = new JsonRpcLineTransport({
-    input: options.input,
+    input,
     output: options.output,
     onDiagnostic: (diagnostic) => options.log(describeDiagnostic(diagnostic)),
   });
   const bridge = new AcpBridge(transport, options);
+  let lastByte = 0x0a;
+  options.input.on('data', (chunk: Buffer) => {
+    lastByte = chunk.at(-1) ?? lastByte;
+    input.write(chunk);
+  });
+  let ending: Promise<void> | undefined;
+  const endAfterAnswers = () =>
+    (ending ??= (async () => {
+      // A last request without its newline is still a request: end its line, then wait for it.
+      if (lastByte !== 0x0a) input.write('\n');
+      await bridge.answered();
+      input.end();
+    })());
+  options.input.once('end', endAfterAnswers).once('close', endAfterAnswers);
+  options.input.once('error', (error) =>
+    options.log(`dsh-sdk acp: stdin failed: ${error.message}`),
+  );
   transport.start();
   return bridge.exitCode;
 }
@@ -64,6 +88,8 @@ class AcpBridge implements AcpRequestHandlers {
   #loseRuntime: (error: RuntimeExitedError) => void = () => {};
   /** Settles once the first runtime answered `initialize` (or failed to). */
   #handshake: Promise<boolean> | undefined;
+  /** The requests being served: their answers are written before the bridge ends at EOF. */
+  readonly #serving = new Set<Promise<unknown>>();
   readonly exitCode: Promise<number>;
 
   constructor(
@@ -90,7 +116,35 @@ class AcpBridge implements AcpRequestHandlers {
     });
   }
 
-  async initialize(params: InitializeRequest): Promise<InitializeResponse> {
+  initialize(params: InitializeRequest): Promise<InitializeResponse> {
+    return this.#serve(this.#initialize(params));
+  }
+
+  sessionNew(params: NewSessionRequest): Promise<NewSessionResponse> {
+    return this.#serve(this.#sessionNew(params));
+  }
+
+  sessionPrompt(params: PromptRequest): Promise<PromptResponse> {
+    return this.#serve(this.#sessionPrompt(params));
+  }
+
+  /** Settles once no request is being served and the last answer was handed to the transport. */
+  async answered(): Promise<void> {
+    // Lines written to the transport's input reach its handlers a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#serving.size > 0) await Promise.allSettled(this.#serving);
+    // The transport writes an answer when the handler's promise settles: one turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  #serve<T>(work: Promise<T>): Promise<T> {
+    this.#serving.add(work);
+    const done = () => this.#serving.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  async #initialize(params: InitializeRequest): Promise<InitializeResponse> {
     const started = this.#guard(this.#pool.runtimeFor(this.options.cwd));
     this.#handshake = started.then(
       () => true,
@@ -108,7 +162,7 @@ class AcpBridge implements AcpRequestHandlers {
     };
   }
 
-  async sessionNew(params: NewSessionRequest): Promise<NewSessionResponse> {
+  async #sessionNew(params: NewSessionRequest): Promise<NewSessionResponse> {
     // A request sent right behind `initialize` waits for its answer.
     if (!(await this.#handshake)) throw notInitialized();
     if (!isAbsolute(params.cwd)) {
@@ -122,7 +176,7 @@ class AcpBridge implements AcpRequestHandlers {
     return { sessionId };
   }
 
-  async sessionPrompt({ sessionId, prompt }: PromptRequest): Promise<PromptResponse> {
+  async #sessionPrompt({ sessionId, prompt }: PromptRequest): Promise<PromptResponse> {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) throw unknownSession(sessionId);
     const contentBlocks = toRuntimeBlocks(prompt);
