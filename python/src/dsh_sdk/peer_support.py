@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from dsh_sdk._gen.constants import ERROR_MESSAGES, ErrorCode, WireMessage, format_message
 from dsh_sdk._gen.models import Violation
@@ -34,8 +34,11 @@ __all__ = [
     "decode_params",
     "decode_result",
     "describe_violations",
+    "implements",
     "invalid_params_error",
+    "method_not_found",
     "register_request_handlers",
+    "require_family",
     "require_valid_params",
     "require_valid_result",
 ]
@@ -111,18 +114,27 @@ def require_valid_result(validate: Validator, method: str, result: object) -> No
         raise ProtocolError(method, violations)
 
 
-def decode_params(kind: type[T], params: object) -> T:
-    """Params as their dataclass. Checked params always decode; unchecked ones (validation off)
-    that cannot are refused with `-32602`, like params that break the schema."""
+@overload
+def decode_params(kind: type[T], params: object) -> T: ...
+@overload
+def decode_params(kind: object, params: object) -> Any: ...
+def decode_params(kind: object, params: object) -> Any:
+    """Params as their dataclass (`kind` a generated class or union alias). Checked params always
+    decode; unchecked ones (validation off) that cannot are refused with `-32602`, like params
+    that break the schema."""
     try:
         return decode(kind, params)
     except CodecError as error:
         raise invalid_params_error([Violation(pointer="", message=str(error))]) from None
 
 
-def decode_result(kind: type[T], method: str, result: object) -> T:
-    """A result as its dataclass. Checked results always decode; an unchecked one (validation
-    off) that cannot raises a `ProtocolError`."""
+@overload
+def decode_result(kind: type[T], method: str, result: object) -> T: ...
+@overload
+def decode_result(kind: object, method: str, result: object) -> Any: ...
+def decode_result(kind: object, method: str, result: object) -> Any:
+    """A result as its dataclass (`kind` a generated class or union alias). Checked results
+    always decode; an unchecked one (validation off) that cannot raises a `ProtocolError`."""
     try:
         return decode(kind, result)
     except CodecError as error:
@@ -132,6 +144,29 @@ def decode_result(kind: type[T], method: str, result: object) -> T:
 async def answer(pending: Awaitable[WireObject]) -> dict[str, Any]:
     """Awaits a request handler and encodes the dataclass it returns as the wire `result`."""
     return encode(await pending)
+
+
+def method_not_found(method: str) -> JsonRpcResponseError:
+    """The `-32601` error of a request nobody handles, as the transport answers it."""
+    code = ErrorCode.METHOD_NOT_FOUND
+    return JsonRpcResponseError(code, format_message(WireMessage.METHOD_NOT_FOUND, method=method))
+
+
+def require_family(prefix: str, method: str) -> None:
+    """Refuses, before anything is sent, a method of a prefix family (`_…` extension methods)
+    that does not start with the family's prefix."""
+    if not method.startswith(prefix):
+        message = f"{method!r} is not a method of the family {prefix!r}…: it must start with it"
+        raise ValueError(message)
+
+
+def implements(handlers: object, protocol: type, name: str) -> bool:
+    """Whether `handlers` has its own coroutine `name`: not absent, and not the default body it
+    inherits from the handlers `protocol` it subclasses (an optional method left out)."""
+    method = getattr(handlers, name, None)
+    if method is None:
+        return False
+    return getattr(method, "__func__", method) is not protocol.__dict__.get(name)
 
 
 def register_request_handlers(
