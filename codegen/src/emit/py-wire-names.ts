@@ -251,8 +251,10 @@ function unionsTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): 
         : taggedUnionInfo(type, model, uses);
     lines.push(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
   }
+  // A protocol without unions: `{}` on one line, as ruff writes it.
+  if (unions.length === 0) lines[0] = `${lines[0] ?? ''}}`;
+  else lines.push('}');
   lines.push(
-    '}',
     pyDocstring(
       'Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.',
     ),
