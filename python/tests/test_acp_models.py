@@ -83,3 +83,122 @@ def test_every_type_has_a_converter_that_agrees_on_the_examples() -> None:
             assert table_codec.CODEC.encode_value(ours) == example, name
             checked += 1
     assert checked >= len(DECODERS) // 2
+
+
+# Constructs the vectors do not reach, each as a valid ACP payload: (method, params, the class the
+# payload decodes to, a path of attributes, the class found there).
+CONSTRUCTS = [
+    pytest.param(
+        "elicitation/create",
+        {
+            "requestId": 3,
+            "mode": "_custom",
+            "message": "m",
+            "later": True,
+        },
+        "UnknownCreateElicitationRequest",
+        ("request_id",),
+        "int",
+        id="open-union-unknown-variant-with-union-base",
+    ),
+    pytest.param(
+        "elicitation/create",
+        {
+            "sessionId": "s",
+            "toolCallId": None,
+            "mode": "url",
+            "message": "m",
+            "elicitationId": "e",
+            "url": "https://example.com/",
+        },
+        "UrlCreateElicitationRequest",
+        ("session_id",),
+        "str",
+        id="union-base-null-kept-in-extra",
+    ),
+    pytest.param(
+        "elicitation/create",
+        {
+            "sessionId": "s",
+            "mode": "form",
+            "message": "m",
+            "requestedSchema": {
+                "properties": {
+                    "tags": {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}},
+                    "pick": {"type": "array", "items": {"type": "string", "enum": ["x"]}},
+                },
+            },
+        },
+        "FormCreateElicitationRequest",
+        ("requested_schema", "properties", "tags", "items"),
+        "TitledMultiSelectItems",
+        id="map-of-unions-and-default-variant",
+    ),
+    pytest.param(
+        "session/update",
+        {
+            "sessionId": "s",
+            "update": {
+                "sessionUpdate": "config_option_update",
+                "configOptions": [
+                    {
+                        "type": "select",
+                        "id": "m",
+                        "name": "Model",
+                        "currentValue": "a",
+                        "options": [
+                            {"group": "g", "name": "G", "options": [{"value": "a", "name": "A"}]}
+                        ],
+                    }
+                ],
+            },
+        },
+        "SessionNotification",
+        ("update", "config_options", 0, "options", 0),
+        "SessionConfigSelectGroup",
+        id="untagged-union-of-arrays",
+    ),
+    pytest.param(
+        "session/prompt",
+        {
+            "sessionId": "s",
+            "prompt": [{"type": "resource", "resource": {"uri": "u", "blob": "AAAA"}}],
+        },
+        "PromptRequest",
+        ("prompt", 0, "resource"),
+        "BlobResourceContents",
+        id="untagged-union-second-variant",
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "params", "cls", "path", "found"), CONSTRUCTS)
+def test_construct(method: str, params: Any, cls: str, path: tuple[Any, ...], found: str) -> None:
+    value = copy.deepcopy(params)
+    assert list(PARAMS_VALIDATORS[method](value)) == []
+    type_name = next(m.params_type for m in METHODS if m.wire_name == method)
+    decoded = codec.decode(type_name, value)
+    assert type(decoded).__name__ == cls
+    node: Any = decoded
+    for step in path:
+        node = (
+            node[step] if isinstance(step, int) or isinstance(node, dict) else getattr(node, step)
+        )
+    assert type(node).__name__ == found
+    assert codec.encode(decoded) == params
+    assert _shape(decoded) == _shape(table_codec.decode(type_name, value))
+
+
+def test_a_null_beside_absence_stays_null() -> None:
+    """`toolCallId: null` and an absent `toolCallId` both read None, so the null goes to `extra`."""
+    value: dict[str, Any] = {"sessionId": "s", "toolCallId": None, "requestedSchema": {}}
+    decoded = codec.decode("ElicitationFormMode", value)
+    assert decoded.tool_call_id is None
+    assert decoded.extra == {"toolCallId": None}
+    assert codec.encode(decoded) == value
+    assert codec.encode(
+        codec.decode("ElicitationFormMode", {"sessionId": "s", "requestedSchema": {}})
+    ) == {
+        "sessionId": "s",
+        "requestedSchema": {},
+    }

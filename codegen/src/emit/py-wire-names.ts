@@ -264,8 +264,8 @@ function unionsTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): 
 
 function taggedUnionInfo(type: TypeDef, model: Model, uses: Set<TableType>): PyExpr {
   const flat = flattenVariants(type, model);
-  const unknown = flat.find((v) => v.tag === null && !v.isDefault);
-  const fallback = flat.find((v) => v.isDefault);
+  // As the validators: the first variant without a tag (unknown or default) takes the rest.
+  const unknown = flat.find((v) => v.tag === null);
   const variants = flat
     .filter((v) => v.tag !== null)
     .map((v) =>
@@ -281,7 +281,6 @@ function taggedUnionInfo(type: TypeDef, model: Model, uses: Set<TableType>): PyE
     { ...pyTupleExpr(variants), head: 'variants=(' },
     `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
     `alias=m.${type.name}`,
-    ...(fallback ? [`default=${pyStr(fallback.typeName)}`] : []),
   ]);
 }
 

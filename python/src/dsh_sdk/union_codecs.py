@@ -1,10 +1,10 @@
 """How `TableCodec` picks a union's variant, the way the generated validators dispatch.
 
 Tagged unions: by the discriminator's value, then by the `select` members of variants sharing a
-tag; a value without the tag is the default variant's, one with a tag no variant claims the unknown
-variant's. Untagged unions: by shape, the first variant whose `select` members the value (an
-object) or its first item (an array) has, trying variants with `select` members first; an empty
-array is the first array variant's.
+tag; a value no known variant claims is the unknown variant's, or the default variant's, which
+takes values without the tag too. Untagged unions: by shape, the first variant whose `select`
+members the value (an object) or its first item (an array) has, trying variants with `select`
+members first; an empty array is the first array variant's.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ class CodecError(ValueError):
 
 
 class TaggedUnionCodec:
-    """Picks a variant by tag, then `select` members; else the default or the unknown variant."""
+    """Picks a variant by tag, then `select` members; else the unknown (or default) variant."""
 
-    __slots__ = ("by_tag", "default", "direct", "discriminator", "name", "unknown")
+    __slots__ = ("by_tag", "direct", "discriminator", "name", "unknown")
 
     def __init__(self, name: str, info: UnionInfo, decoder: TypeDecoder) -> None:
         self.name = name
@@ -40,7 +40,6 @@ class TaggedUnionCodec:
         self.direct = {tag: c[0][1] for tag, c in by_tag.items() if len(c) == 1 and not c[0][0]}
         self.by_tag = {tag: tuple(c) for tag, c in by_tag.items() if tag not in self.direct}
         self.unknown = decoder(info.unknown) if info.unknown is not None else None
-        self.default = decoder(info.default) if info.default is not None else None
 
     def decode(self, value: Any) -> Any:
         if not isinstance(value, dict):
@@ -53,8 +52,6 @@ class TaggedUnionCodec:
             for select, candidate in self.by_tag.get(tag, ()):
                 if all(key in value for key in select):
                     return candidate(value)
-        elif self.default is not None and self.discriminator not in value:
-            return self.default(value)
         if self.unknown is None:
             raise CodecError(f"{self.name}: no variant for {self.discriminator}={tag!r}")
         return self.unknown(value)

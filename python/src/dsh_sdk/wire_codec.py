@@ -10,8 +10,8 @@ leniently); it does not validate. It keeps what this protocol version does not k
 `encode(decode(kind, value)) == value` for every valid value:
 
 - members the schema does not name go to the object's `extra` mapping (see `WireObject`);
-- a union value whose tag no variant claims becomes the union's unknown variant, tag and all; a
-  value without the tag becomes the union's default variant, if it has one;
+- a union value whose tag no variant claims becomes the union's unknown variant, tag and all (or
+  its default variant, which also takes a value without the tag, as the validators do);
 - an optional member that is absent stays absent: its attribute is `None`. Where the schema admits
   `null` beside absence, a `null` is kept in `extra`, so `None` still means absent.
 

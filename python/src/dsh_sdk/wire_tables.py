@@ -105,11 +105,10 @@ class UnionInfo:
     discriminator: str
     variants: tuple[VariantInfo, ...]
     unknown: str | None
-    """The variant for any other tag (open unions), or None when the union is closed."""
+    """The variant for a value no known variant claims, or None: the unknown variant of an open
+    union, or the default variant, which also takes a value without the tag (as the validators)."""
     alias: object
     """The union's type alias in models.py."""
-    default: str | None = None
-    """The variant of a value without the discriminator, or None when the tag is required."""
 
 
 @dataclass(frozen=True, slots=True)

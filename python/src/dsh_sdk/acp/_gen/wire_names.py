@@ -2065,9 +2065,8 @@ UNIONS: Final[Mapping[str, UnionInfo | UntaggedUnionInfo]] = {
     "MultiSelectItems": UnionInfo(
         discriminator="type",
         variants=(VariantInfo("string", (), "TaggedStringMultiSelectItems"),),
-        unknown="UnknownMultiSelectItems",
+        unknown="TitledMultiSelectItems",
         alias=m.MultiSelectItems,
-        default="TitledMultiSelectItems",
     ),
     "CreateElicitationResponse": UnionInfo(
         discriminator="action",
@@ -2082,16 +2081,14 @@ UNIONS: Final[Mapping[str, UnionInfo | UntaggedUnionInfo]] = {
     "AuthMethod": UnionInfo(
         discriminator="type",
         variants=(VariantInfo("terminal", (), "TerminalAuthMethod"),),
-        unknown=None,
+        unknown="AuthMethodAgent",
         alias=m.AuthMethod,
-        default="AuthMethodAgent",
     ),
     "McpServer": UnionInfo(
         discriminator="type",
         variants=(VariantInfo("http", (), "HttpMcpServer"), VariantInfo("sse", (), "SseMcpServer")),
-        unknown=None,
+        unknown="McpServerStdio",
         alias=m.McpServer,
-        default="McpServerStdio",
     ),
     "SessionConfigOption": UnionInfo(
         discriminator="type",
@@ -2112,9 +2109,8 @@ UNIONS: Final[Mapping[str, UnionInfo | UntaggedUnionInfo]] = {
     "SetSessionConfigOptionRequest": UnionInfo(
         discriminator="type",
         variants=(VariantInfo("boolean", (), "BooleanSetSessionConfigOptionRequest"),),
-        unknown=None,
+        unknown="ValueIdSetSessionConfigOptionRequest",
         alias=m.SetSessionConfigOptionRequest,
-        default="ValueIdSetSessionConfigOptionRequest",
     ),
     "SessionUpdate": UnionInfo(
         discriminator="sessionUpdate",
