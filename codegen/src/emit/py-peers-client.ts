@@ -25,8 +25,10 @@ export function emitAnyParams(f: GeneratedFile, ends: Ends): void {
   const oneLine = `${head}${union.join(' | ')}`;
   // A protocol whose server sends no notification: the union has no member.
   if (union.length === 0) f.raw(`${head}${f.import('NoReturn', 'typing')}`);
-  // As ruff format prints a long union: parenthesized, one member a line.
+  // As ruff format prints a long union: parenthesized, on one line when it fits, else one member a line.
   else if (oneLine.length <= PY_LINE_LENGTH) f.raw(oneLine);
+  else if (`    ${union.join(' | ')}`.length <= PY_LINE_LENGTH)
+    f.raw([`${head}(`, `    ${union.join(' | ')}`, ')'].join('\n'));
   else f.raw([`${head}(`, `    ${union.join('\n    | ')}`, ')'].join('\n'));
   f.raw(pyDocstring(`The params of any ${sentArrow(ends, 'server')} notification, decoded.`));
 }

@@ -11,8 +11,13 @@
   `encode(obj)` gives the wire value back: `encode(decode(kind, value)) == value`, an absent member
   staying absent (None) and a `null` one kept in `extra`. `decode` does not validate.
 - `Method`, `METHODS`, `ErrorCode`: wire names and metadata of the methods and error codes.
-
-Typed peers for ACP are not generated yet.
+- Peers: `AcpClientPeer` (the client, or editor, end: a coroutine per client → agent request,
+  `notify_…` for its notifications, `on_…` subscriptions, `handle_requests` with an
+  `AcpClientRequestHandlers` for the agent → client requests) and `serve_acp` with an
+  `AcpRequestHandlers` for the agent end, returning an `AcpAgentPeer` (notify, agent → client
+  requests, subscriptions). Over any `PeerTransport`, such as `dsh_sdk.stdio`'s; params checked
+  before a handler runs (`-32602` with every violation), results checked before they are returned.
+  Subclass a handlers protocol to leave its optional methods out (they are answered `-32601`).
 """
 
 from __future__ import annotations
@@ -21,6 +26,15 @@ from dsh_sdk.acp._gen import *  # noqa: F403 - every model, listed in the genera
 from dsh_sdk.acp._gen import __all__ as _MODELS
 from dsh_sdk.acp._gen.constants import LATEST_PROTOCOL_VERSION, ErrorCode
 from dsh_sdk.acp._gen.methods import METHODS, Method
+from dsh_sdk.acp._gen.peers import (
+    AcpAgentPeer,
+    AcpClientPeer,
+    AcpClientRequestHandlers,
+    AcpNotificationParams,
+    AcpNotifier,
+    AcpRequestHandlers,
+    serve_acp,
+)
 from dsh_sdk.acp._gen.validators import (
     PARAMS_VALIDATORS,
     RESULT_VALIDATORS,
@@ -35,6 +49,7 @@ from dsh_sdk.acp._gen.validators import (
     validate_session_notification,
 )
 from dsh_sdk.acp.codec import CodecError, decode, encode
+from dsh_sdk.acp.peer_support import PeerTransport, ProtocolError
 from dsh_sdk.validation_runtime import Violation
 
 __all__ = [
@@ -43,12 +58,21 @@ __all__ = [
     "METHODS",
     "PARAMS_VALIDATORS",
     "RESULT_VALIDATORS",
+    "AcpAgentPeer",
+    "AcpClientPeer",
+    "AcpClientRequestHandlers",
+    "AcpNotificationParams",
+    "AcpNotifier",
+    "AcpRequestHandlers",
     "CodecError",
     "ErrorCode",
     "Method",
+    "PeerTransport",
+    "ProtocolError",
     "Violation",
     "decode",
     "encode",
+    "serve_acp",
     "validate_cancel_notification",
     "validate_initialize_request",
     "validate_initialize_response",
