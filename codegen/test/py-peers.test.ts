@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadIdlFile } from '../src/idl/load.js';
 import type { Method, Model } from '../src/idl/model.js';
 import { buildSchemaBundle } from '../src/schema/bundle.js';
 import { emitPeers, pyPeersEmitter } from '../src/emit/py-peers.js';
-import { pythonDir, skipWithout, venvRuff } from './helpers/python-tools.js';
+import { block, expectRuffClean } from './helpers/py-output.js';
+import { skipWithout, venvRuff } from './helpers/python-tools.js';
 import { rootTargets } from './helpers/fixture-protocol.js';
 
 const model = loadIdlFile(new URL('./fixtures/minimal.idl.json', import.meta.url).pathname);
@@ -15,14 +15,6 @@ async function peersLines(input: Model = model): Promise<string[]> {
   const [file] = await pyPeersEmitter.emit({ model: input, bundle, target });
   expect(file?.path).toBe('python/src/dsh_sdk/_gen/peers.py');
   return (file?.content ?? '').split('\n');
-}
-
-/** The lines from the one equal to `first` up to the next blank line. */
-function block(lines: string[], first: string): string[] {
-  const start = lines.indexOf(first);
-  expect(start, first).toBeGreaterThanOrEqual(0);
-  const end = lines.indexOf('', start);
-  return lines.slice(start, end < 0 ? undefined : end);
 }
 
 /** The minimal model plus a request without params, as `shutdown` is in the protocol. */
@@ -171,11 +163,14 @@ describe('py-peers on the minimal fixture', () => {
     ]);
   });
 
-  it('refuses a method going a way the peers do not speak instead of dropping it', () => {
+  it('refuses a handled method whose payload is no dataclass, naming it and the fix', () => {
     const tick = model.methods.find((m) => m.name === 'tick') as Method;
-    const upstream: Method = { ...tick, direction: 'clientToServer' };
-    expect(() => emitPeers({ ...model, methods: [upstream] }, target)).toThrow(
-      /py-peers: clock\.tick \(clientToServer notification\) is not supported/,
+    const scalar = { ...model.types[0], name: 'Stamp', kind: 'scalar' } as Model['types'][number];
+    const stamped: Method = { ...tick, params: 'Stamp' };
+    expect(() =>
+      emitPeers({ ...model, methods: [stamped], types: [...model.types, scalar] }, target),
+    ).toThrow(
+      'py-peers: clock.tick carries Stamp, which is neither an object nor a union type; the peers decode what an end handles into dataclasses: give the method an object type',
     );
   });
 });
@@ -185,15 +180,7 @@ describe('py-peers output under ruff', () => {
     'is formatted and lint-clean as ruff checks _gen/, without running ruff at generation',
     async () => {
       for (const input of [model, withReset()]) {
-        const source = (await peersLines(input)).join('\n');
-        const run = (args: string[]) =>
-          execFileSync(venvRuff, [...args, '--stdin-filename', 'src/dsh_sdk/_gen/peers.py', '-'], {
-            cwd: pythonDir,
-            input: source,
-            encoding: 'utf8',
-          });
-        expect(() => run(['format', '--check', '--no-cache'])).not.toThrow();
-        expect(() => run(['check', '--no-cache'])).not.toThrow();
+        expectRuffClean((await peersLines(input)).join('\n'), 'peers.py');
       }
     },
   );

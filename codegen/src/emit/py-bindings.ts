@@ -103,18 +103,23 @@ function emitErrorCodes(f: GeneratedFile, model: Model): void {
 }
 
 function emitDiagnosticReasons(f: GeneratedFile, model: Model): void {
-  f.print`DiagnosticReason = ${typing(f, 'Literal')}[`;
-  for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
-  f.print`]`;
+  if (model.diagnostics.length === 0) {
+    // `Literal[]` is not Python: a protocol without diagnostics has a reason type with no values.
+    f.print`DiagnosticReason: ${typing(f, 'TypeAlias')} = ${typing(f, 'NoReturn')}`;
+  } else {
+    f.print`DiagnosticReason = ${typing(f, 'Literal')}[`;
+    for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
+    f.print`]`;
+  }
   f.raw(
     pyDocstring(
       'Why a transport ignored a line or a message. Reported to the diagnostics observer, never raised.',
     ),
   );
   f.blank();
-  f.print`DIAGNOSTIC_REASONS: ${typing(f, 'Final')}[tuple[DiagnosticReason, ...]] = (`;
+  f.print`DIAGNOSTIC_REASONS: ${typing(f, 'Final')}[tuple[DiagnosticReason, ...]] = (${model.diagnostics.length === 0 ? ')' : ''}`;
   for (const d of model.diagnostics) f.print`    ${pyStr(d.reason)},`;
-  f.print`)`;
+  if (model.diagnostics.length > 0) f.print`)`;
   f.raw(pyDocstring('Every diagnostic reason, in IDL order.'));
 }
 
@@ -176,7 +181,9 @@ export function emitMethods(model: Model, target: ProtocolTargets) {
     pyDocstring("The name in kebab case, for file and folder names (the golden vectors').", '    '),
   );
   f.print`    wire_name: MethodName`;
-  f.print`    direction: ${Literal}["clientToServer", "serverToClient"]`;
+  // Extension methods may go either way (`both`), where a protocol has them.
+  const both = model.methods.some((m) => m.direction === 'both') ? ', "both"' : '';
+  f.print`    direction: ${Literal}["clientToServer", "serverToClient"${both}]`;
   f.print`    kind: ${Literal}["request", "notification"]`;
   f.print`    params_type: str | None`;
   f.print`    result_type: str | None`;

@@ -3,7 +3,7 @@
 // dataclass in turn instead of walking wire_names.py at run time; any value it cannot take that way
 // (unknown members, a `null` kept in `extra`, a missing member, a wrong shape) goes to the
 // table-walking reference, python/src/dsh_sdk/table_codec.py, so both give the same result.
-import type { Model } from '../idl/model.js';
+import type { Model, TypeDef } from '../idl/model.js';
 import { constantCase, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
@@ -14,6 +14,7 @@ import type { Emitter } from './emitter.js';
 import { pyFile } from './emitter.js';
 import type { PyExpr } from './py-literals.js';
 import {
+  flatPy,
   layoutPyCompact,
   layoutPySum,
   pyCallExpr,
@@ -55,6 +56,18 @@ def _optional_list(raw: Any, decode: Callable[[Any], T]) -> list[T] | None:
 # \`slot_setters\` checks at import that every field of the class is named, so none is left unset.
 _new: Final = object.__new__`;
 
+const MAP_HELPERS = `def _decode_map(values: Any, decode: Callable[[Any], T]) -> dict[str, T]:
+    if not isinstance(values, dict):
+        raise CodecError(f"expected an object, got {type(values).__name__}")
+    return {key: decode(item) for key, item in values.items()}
+
+
+def _optional_map(raw: Any, decode: Callable[[Any], T]) -> dict[str, T] | None:
+    return None if raw is ABSENT else _decode_map(raw, decode)`;
+
+const hasMap = (c: Conversion): boolean =>
+  c.kind === 'map' || (c.kind === 'array' && hasMap(c.items));
+
 export function emitConverters(
   model: Model,
   bundle: SchemaBundle,
@@ -82,9 +95,13 @@ table-walking reference, which keeps what this version does not know: the result
   f.blank(2);
   f.raw(HELPERS);
   const classes = classNames(bundle);
-  for (const name of classes) emitClassDecoder(f, name, wireFields(name, bundle, model));
+  const fields = new Map(classes.map((name) => [name, wireFields(name, bundle, model)]));
+  // Objects of any member names whose values decode (absent from most protocols): one more helper.
+  const conversions = [...fields.values()].flat().map((w) => w.conversion);
+  if (conversions.some(hasMap)) f.raw(`\n\n${MAP_HELPERS}`);
+  for (const name of classes) emitClassDecoder(f, name, fields.get(name) ?? []);
   const unions = model.types.filter((t) => t.union !== null);
-  for (const type of unions) emitUnionDecoder(f, type.name, type.union?.discriminator ?? 'type');
+  for (const type of unions) emitUnionDecoder(f, type, type.union?.discriminator ?? null);
   for (const type of unions) emitTagTable(f, type.name, model);
   emitDecoderTable(f, [...classes, ...unions.map((t) => t.name)]);
   return f.finish();
@@ -104,11 +121,14 @@ function emitClassDecoder(f: GeneratedFile, name: string, fields: readonly WireF
     f.raw(layoutPyCompact(call, 0, ') = '));
   }
   f.blank(2);
-  f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  f.raw(defLine(name));
   if (fields.length === 0) {
     f.print`    if isinstance(value, dict):`;
     f.print`        built = _new(m.${name})`;
-    f.print`        ${setterName(name, EXTRA)}(built, dict(value))  # the schema names no member: all are kept`;
+    const keepAll = `        ${setterName(name, EXTRA)}(built, dict(value))`;
+    const note = '# the schema names no member: all are kept';
+    const inline = `${keepAll}  ${note}`;
+    f.raw(inline.length <= PY_LINE_LENGTH ? inline : `        ${note}\n${keepAll}`);
     f.print`        return built`;
     f.print`    return ${decodeClass}(m.${name}, value)`;
     return;
@@ -180,11 +200,21 @@ function fieldValue(w: WireField): PyExpr {
   const c = w.conversion;
   const raw = local(w);
   if (c.kind === 'scalar') return w.required ? raw : `None if ${raw} is ABSENT else ${raw}`;
+  const decoded = decodedValue(c, raw, w.required);
+  // A required member that admits null: the wire's null stays None (optional ones keep it in `extra`).
+  if (!w.required || !w.nullable) return decoded;
+  return `None if ${raw} is None else ${flatPy(decoded)}`;
+}
+
+function decodedValue(c: Conversion, raw: string, required: boolean): PyExpr {
   if (c.kind === 'array') {
-    const helper = w.required ? '_decode_list' : '_optional_list';
-    return pyCallExpr(helper, [raw, itemDecoder(c.items)]);
+    return pyCallExpr(required ? '_decode_list' : '_optional_list', [raw, itemDecoder(c.items)]);
   }
-  return w.required
+  if (c.kind === 'map') {
+    return pyCallExpr(required ? '_decode_map' : '_optional_map', [raw, itemDecoder(c.values)]);
+  }
+  if (c.kind === 'scalar') return raw;
+  return required
     ? pyCallExpr(decoderName(c.typeName), [raw])
     : pyCallExpr('_optional', [raw, decoderName(c.typeName)]);
 }
@@ -192,35 +222,64 @@ function fieldValue(w: WireField): PyExpr {
 function itemDecoder(items: Conversion): string {
   if (items.kind === 'object' || items.kind === 'union') return decoderName(items.typeName);
   throw new Error(
-    'py-converters: an array of arrays of objects has no straight-line decoder; name the inner array as a type in the IDL',
+    'py-converters: an array or map of arrays or maps of objects has no straight-line decoder; name the inner one as a type in the IDL',
   );
 }
 
-function emitUnionDecoder(f: GeneratedFile, name: string, discriminator: string): void {
-  const cast = f.import('cast', 'typing');
+function emitUnionDecoder(f: GeneratedFile, type: TypeDef, discriminator: string | null): void {
+  const name = type.name;
   const tableDecode = f.import('decode', f.python.runtime.tableCodec, { as: 'decode_by_tables' });
   f.blank(2);
-  f.print`def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  f.raw(defLine(name));
+  if (discriminator === null) {
+    f.print`    # Untagged: the variants are told apart by shape, as the reference does.`;
+    // A one-variant alias is the class itself, which the reference's result is typed as already.
+    if (type.union?.variants.length === 1) f.print`    return ${tableDecode}(m.${name}, value)`;
+    else f.raw(castReturn(f.import('cast', 'typing'), name, tableDecode));
+    return;
+  }
+  const cast = f.import('cast', 'typing');
   f.print`    if isinstance(value, dict):`;
   f.print`        tag = value.get(${pyStr(discriminator)})`;
-  f.print`        decode = ${tagsName(name)}.get(tag) if isinstance(tag, str) else None`;
+  const lookup = `${tagsName(name)}.get(tag) if isinstance(tag, str) else None`;
+  const oneLine = `        decode = ${lookup}`;
+  f.raw(
+    oneLine.length <= PY_LINE_LENGTH
+      ? oneLine
+      : `        decode = (\n            ${lookup}\n        )`,
+  );
   f.print`        if decode is not None:`;
   f.print`            return decode(value)`;
   f.print`    # An unknown tag, variants told apart by their members, or not an object: the reference.`;
-  f.print`    return ${cast}(m.${name}, ${tableDecode}(m.${name}, value))`;
+  f.raw(castReturn(cast, name, tableDecode));
+}
+
+/** `def decode_x(value: Any) -> m.X:`, split as ruff splits it where it is too long. */
+function defLine(name: string): string {
+  const oneLine = `def ${decoderName(name)}(value: Any) -> m.${name}:`;
+  if (oneLine.length <= PY_LINE_LENGTH) return oneLine;
+  return `def ${decoderName(name)}(\n    value: Any,\n) -> m.${name}:`;
+}
+
+function castReturn(cast: string, name: string, tableDecode: string): string {
+  const args = `m.${name}, ${tableDecode}(m.${name}, value)`;
+  const oneLine = `    return ${cast}(${args})`;
+  return oneLine.length <= PY_LINE_LENGTH ? oneLine : `    return ${cast}(\n        ${args}\n    )`;
 }
 
 /** The tags that select one variant with nothing else to check (the others go to the reference). */
 function emitTagTable(f: GeneratedFile, name: string, model: Model): void {
   const type = model.types.find((t) => t.name === name);
-  if (!type?.union) return;
+  if (!type?.union || type.union.discriminator === null) return;
   const known = flattenVariants(type, model).filter((v) => v.tag !== null);
   const counts = new Map<string, number>();
   for (const v of known) counts.set(v.tag ?? '', (counts.get(v.tag ?? '') ?? 0) + 1);
   const direct = known.filter((v) => v.select.length === 0 && counts.get(v.tag ?? '') === 1);
   const mapping = f.import('Mapping', 'collections.abc');
   f.blank(2);
-  const head = `${tagsName(name)}: Final[${mapping}[str, Callable[[Any], m.${name}]]] = {`;
+  const valueType = `${mapping}[str, Callable[[Any], m.${name}]]`;
+  let head = `${tagsName(name)}: Final[${valueType}] = {`;
+  if (head.length > PY_LINE_LENGTH) head = `${tagsName(name)}: Final[\n    ${valueType}\n] = {`;
   f.raw(direct.length === 0 ? `${head}}` : head);
   if (direct.length === 0) return;
   for (const v of direct) f.raw(`    ${pyStr(v.tag ?? '')}: ${decoderName(v.typeName)},`);

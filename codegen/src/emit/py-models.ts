@@ -15,6 +15,7 @@ import { versionSentences } from './version-notes.js';
 import type { ProtocolTargets } from '../protocols/targets.js';
 import type { Emitter } from './emitter.js';
 import { pyTarget } from './emitter.js';
+import { pyTypedBundle } from './py-typed-bundle.js';
 
 const codegenPackage = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -82,7 +83,7 @@ export const pyModelsEmitter: Emitter = {
   target: 'python',
   emit({ bundle, model, target }) {
     const described = withVersionDescriptions(
-      bundle,
+      pyTypedBundle(bundle),
       model,
       (text, item) => [text, ...versionSentences(item)].join(' '),
       (value, item) => `\`${value}\`: ${versionSentences(item).join(' ')}`,

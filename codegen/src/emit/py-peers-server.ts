@@ -1,51 +1,42 @@
-// The server end of python/src/dsh_sdk/_gen/peers.py: the handlers protocol, the notifier, the
-// outbound peer and serve_harness_sdk, which checks params before any handler runs (see py-peers.ts).
+// The server end of peers.py: the handlers protocol, the notifier, the server peer (with a typed
+// coroutine per request it sends and a subscription per notification it receives, when the protocol
+// has them) and serve_<prefix>, which checks params before any handler runs (see py-peers.ts).
 import { snakeCase } from '../idl/names.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import type { Ends } from './py-peer-ends.js';
+import { aSide, printDef, sentArrow, side, support } from './py-peer-ends.js';
 import {
-  codec,
-  methodConstant,
-  model,
-  printCall,
-  printDeprecationWarning,
-  printDef,
-  pyMethodName,
-  support,
-  validatorOf,
-} from './py-peer-ends.js';
-import { layoutPy, pyCallExpr, pyDocstring } from './py-literals.js';
-import { withVersionSentences } from './version-notes.js';
-import { paramsValidator } from './validator-names.js';
-
-const HANDLERS_DOC = `What a server implements: one coroutine per client → server request. Params arrive checked against the
-schema and decoded; raise \`JsonRpcResponseError\` to answer with an error, anything else is answered \`-32603\`.`;
+  emitNotifyCoroutine,
+  emitRequestCoroutine,
+  emitSubscription,
+  printFanoutInit,
+  printHandlerMethod,
+  printRoutes,
+} from './py-peer-parts.js';
+import { pyDocstring, pyStr, layoutPy } from './py-literals.js';
 
 const SERVE_DOC = `Serves the protocol on \`transport\` with \`handlers\`. Params that break the schema are answered \`-32602\`,
 listing every violation, before any handler runs; absent params are accepted only by a method without params.
 \`validate=False\` skips the check (to measure its cost). Returns the outbound surface.`;
 
-/** A name of the runtime's inbound handlers module, imported where it is printed. */
-const inbound = (f: GeneratedFile, name: string): string =>
-  f.import(name, f.python.runtime.inboundHandlers);
+/** Why a handlers protocol's optional coroutines have a body; said where there are some. */
+export const OPTIONAL_HANDLERS_DOC = `Optional coroutines answer \`-32601\`: a class that subclasses this protocol may leave them out, and
+they are then not registered.`;
 
-export function emitHandlers(f: GeneratedFile, { requests, names }: Ends): void {
-  f.print`class ${names.handlers}(${f.import('Protocol', 'typing')}):`;
-  f.raw(pyDocstring(HANDLERS_DOC, '    '));
-  for (const m of requests) {
-    const params = m.params ? [`params: ${model(f, m.params)}`] : [];
-    const context = `context: ${inbound(f, 'RequestContext')}`;
-    f.blank();
-    printDef(f, 4, pyMethodName(m), ['self', ...params, context], model(f, m.result), true);
-    f.raw(pyDocstring(withVersionSentences(m.description, m), '        '));
-    f.print`        ...`;
-  }
+export function emitHandlers(f: GeneratedFile, ends: Ends): void {
+  const requests = ends.server.handles.requests;
+  f.print`class ${ends.names.handlers}(${f.import('Protocol', 'typing')}):`;
+  const doc = `What ${aSide(ends, 'server')} implements: one coroutine per ${sentArrow(ends, 'client')} request. Params arrive checked against the
+schema and decoded; raise \`JsonRpcResponseError\` to answer with an error, anything else is answered \`-32603\`.`;
+  const optional = requests.some((m) => m.isOptional) ? `\n\n${OPTIONAL_HANDLERS_DOC}` : '';
+  f.raw(pyDocstring(doc + optional, '    '));
+  for (const m of requests) printHandlerMethod(f, m);
 }
 
-export function emitNotifier(f: GeneratedFile, { notifications, names }: Ends): void {
-  f.print`class ${names.notifier}:`;
-  const doc = `A typed notify coroutine per server → client notification, over any \`send\` (which gets the wire
-method and the encoded params): the server peer sends through its transport; a runtime can put a gate
+export function emitNotifier(f: GeneratedFile, ends: Ends): void {
+  f.print`class ${ends.names.notifier}:`;
+  const doc = `A typed notify coroutine per ${sentArrow(ends, 'server')} notification, over any \`send\` (which gets the wire
+method and the encoded params): the ${side(ends, 'server')} peer sends through its transport; a runtime can put a gate
 in between.`;
   f.raw(pyDocstring(doc, '    '));
   f.blank();
@@ -54,43 +45,66 @@ in between.`;
   const send = `${f.import('Callable', 'collections.abc')}[[str, ${f.import('Any', 'typing')}], ${f.import('Awaitable', 'collections.abc')}[None]]`;
   f.print`    def __init__(self, send: ${send}) -> None:`;
   f.print`        self._send = send`;
-  for (const m of notifications) {
-    f.blank();
-    printDef(
-      f,
-      4,
-      `notify_${snakeCase(m.name)}`,
-      ['self', `params: ${model(f, m.params)}`],
-      'None',
-      true,
-    );
-    f.raw(
-      pyDocstring(withVersionSentences(`Sends \`${m.wireName}\`. ${m.description}`, m), '        '),
-    );
-    printDeprecationWarning(f, m);
-    printCall(f, 8, 'await self._send', [methodConstant(f, m), `${codec(f, 'encode')}(params)`]);
-  }
+  for (const m of ends.server.sends.notifications) emitNotifyCoroutine(f, ends, m, 'self._send');
 }
 
-export function emitServer(f: GeneratedFile, { names }: Ends): void {
+/** Whether the server peer sends requests or receives notifications (then it checks and fans out). */
+const isTwoWay = ({ server }: Ends): boolean =>
+  server.sends.requests.length > 0 || server.handles.notifications.length > 0;
+
+function serverDoc(ends: Ends): string {
+  const { sends, handles } = ends.server;
+  const extra = [
+    ...(sends.requests.length > 0
+      ? [`a typed coroutine per ${sentArrow(ends, 'server')} request`]
+      : []),
+    ...(handles.notifications.length > 0
+      ? [`a subscription per ${sentArrow(ends, 'client')} notification`]
+      : []),
+  ];
+  const more = extra.length > 0 ? `, ${extra.join(' and ')}` : '';
+  return `The ${side(ends, 'server')} end's outbound surface: a typed notify coroutine per ${sentArrow(ends, 'server')} notification${more}.`;
+}
+
+export function emitServer(f: GeneratedFile, ends: Ends): void {
+  const { names } = ends;
   f.print`class ${names.server}(${names.notifier}):`;
-  const doc =
-    "The server end's outbound surface: a typed notify coroutine per server → client notification.";
-  f.raw(pyDocstring(doc, '    '));
-  f.blank();
-  f.print`    __slots__ = ("_dispose",)`;
+  f.raw(pyDocstring(serverDoc(ends), '    '));
   f.blank();
   const transport = support(f, 'PeerTransport');
-  f.print`    def __init__(self, transport: ${transport}, dispose: ${f.import('Callable', 'collections.abc')}[[], None]) -> None:`;
-  f.print`        super().__init__(transport.notify)`;
-  f.print`        self._dispose = dispose`;
+  const dispose = `dispose: ${f.import('Callable', 'collections.abc')}[[], None]`;
+  if (isTwoWay(ends)) printTwoWayInit(f, ends, transport, dispose);
+  else {
+    f.print`    __slots__ = ("_dispose",)`;
+    f.blank();
+    f.print`    def __init__(self, transport: ${transport}, ${dispose}) -> None:`;
+    f.print`        super().__init__(transport.notify)`;
+    f.print`        self._dispose = dispose`;
+  }
   f.blank();
   f.print`    def dispose(self) -> None:`;
   f.raw(pyDocstring('Unregisters the request handlers.', '        '));
   f.print`        self._dispose()`;
+  for (const m of ends.server.sends.requests) emitRequestCoroutine(f, ends, m);
+  for (const m of ends.server.handles.notifications) emitSubscription(f, m);
 }
 
-export function emitServe(f: GeneratedFile, { requests, names }: Ends): void {
+function printTwoWayInit(f: GeneratedFile, ends: Ends, transport: string, dispose: string): void {
+  const fanouts = ends.server.handles.notifications.map((m) => `_${snakeCase(m.name)}`);
+  const slots = ['_dispose', '_transport', '_validate', ...fanouts].sort().map(pyStr);
+  f.raw(layoutPy({ head: '(', items: slots, close: ')' }, 4, '__slots__ = '));
+  f.blank();
+  const signature = ['self', `transport: ${transport}`, dispose, '*', 'validate: bool = True'];
+  printDef(f, 4, '__init__', signature, 'None');
+  f.print`        super().__init__(transport.notify)`;
+  f.print`        self._dispose = dispose`;
+  f.print`        self._transport = transport`;
+  f.print`        self._validate = validate`;
+  for (const m of ends.server.handles.notifications) printFanoutInit(f, m);
+}
+
+export function emitServe(f: GeneratedFile, ends: Ends): void {
+  const { names } = ends;
   const signature = [
     `transport: ${support(f, 'PeerTransport')}`,
     `handlers: ${names.handlers}`,
@@ -99,32 +113,8 @@ export function emitServe(f: GeneratedFile, { requests, names }: Ends): void {
   ];
   printDef(f, 0, names.serve, signature, names.server);
   f.raw(pyDocstring(SERVE_DOC, '    '));
-  const any = f.import('Any', 'typing');
-  const context = inbound(f, 'RequestContext');
-  const answer = support(f, 'answer');
-  for (const m of requests) {
-    const validator = validatorOf(f, paramsValidator(m));
-    const returns = `${f.import('Awaitable', 'collections.abc')}[dict[str, ${any}]]`;
-    f.blank();
-    printDef(f, 4, `on_${snakeCase(m.name)}`, [`params: ${any}`, `context: ${context}`], returns);
-    const requireValid = support(f, 'require_valid_params');
-    if (m.params) {
-      f.print`        if validate:`;
-      printCall(f, 12, requireValid, [validator, 'params']);
-      const decoded = pyCallExpr(support(f, 'decode_params'), [model(f, m.params), 'params']);
-      const call = pyCallExpr(`handlers.${pyMethodName(m)}`, [decoded, 'context']);
-      printCall(f, 8, answer, [call], 'return ');
-    } else {
-      f.print`        # A method without params accepts them absent; present, they must be an object or null.`;
-      f.print`        if validate and params is not ${f.import('ABSENT', f.python.runtime.json)}:`;
-      printCall(f, 12, requireValid, [validator, 'params']);
-      printCall(f, 8, answer, [`handlers.${pyMethodName(m)}(context)`], 'return ');
-    }
-  }
-  f.blank();
-  const routes = requests.map((m) => `${methodConstant(f, m)}: on_${snakeCase(m.name)}`);
-  const handler = inbound(f, 'RequestHandler');
-  f.raw(layoutPy({ head: '{', items: routes, close: '}' }, 4, `routes: dict[str, ${handler}] = `));
+  printRoutes(f, ends.server.handles.requests, names.handlers, 4);
   const register = `${support(f, 'register_request_handlers')}(transport, routes)`;
-  printCall(f, 4, names.server, ['transport', register], 'return ');
+  const args = ['transport', register, ...(isTwoWay(ends) ? ['validate=validate'] : [])];
+  f.raw(layoutPy({ head: `${names.server}(`, items: args, close: ')' }, 4, 'return '));
 }

@@ -2,7 +2,7 @@
 // wire name, how the value converts, required or not); for every union its dispatch table. codec.py
 // reads only these tables, so no wire name is written by hand in Python. The types the tables are
 // made of are hand-written, in python/src/dsh_sdk/wire_tables.py; the file imports the ones it uses.
-import type { Model, SchemaNode } from '../idl/model.js';
+import type { Model, SchemaNode, TypeDef } from '../idl/model.js';
 import { refName } from '../idl/model.js';
 import { safePyIdentifier, snakeCase } from '../idl/names.js';
 import type { OutputFile } from '../printer/generated-file.js';
@@ -10,14 +10,23 @@ import type { SchemaBundle } from '../schema/bundle.js';
 import { flattenVariants } from '../schema/validation.js';
 import type { ProtocolTargets } from '../protocols/targets.js';
 import { pyFile } from './emitter.js';
+import { allProperties, pyTypedBundle } from './py-typed-bundle.js';
 import type { PyExpr } from './py-literals.js';
-import { layoutPy, pyCallExpr, pyDocstring, pyStr, pyTupleExpr } from './py-literals.js';
+import {
+  layoutPy,
+  pyCallExpr,
+  pyDocstring,
+  pyStr,
+  pyTupleExpr,
+  PY_LINE_LENGTH,
+} from './py-literals.js';
 
 /** How a value converts between JSON and Python. `scalar` values are kept as they are. */
 export type Conversion =
   | { readonly kind: 'scalar' }
   | { readonly kind: 'object' | 'union'; readonly typeName: string }
-  | { readonly kind: 'array'; readonly items: Conversion };
+  | { readonly kind: 'array'; readonly items: Conversion }
+  | { readonly kind: 'map'; readonly values: Conversion };
 
 export interface WireField {
   readonly attribute: string;
@@ -30,9 +39,10 @@ export interface WireField {
 
 const SCALAR: Conversion = { kind: 'scalar' };
 const EXTRA_ATTRIBUTE = 'extra';
-/** The attribute datamodel-code-generator gives a wire name under `--snake-case-field`. */
+/** The attribute datamodel-code-generator gives a wire name under `--snake-case-field` (`_meta` → `field_meta`). */
 export function pyAttribute(wireName: string): string {
-  return safePyIdentifier(snakeCase(wireName));
+  const name = safePyIdentifier(snakeCase(wireName));
+  return name.startsWith('_') ? `field${name}` : name;
 }
 
 /** Definitions that become dataclasses: every object schema of the bundle (datamodel-code-generator's rule). */
@@ -61,16 +71,37 @@ export function conversionOf(node: unknown, bundle: SchemaBundle, model: Model):
   const schema = node as SchemaNode;
   const target = refName(schema) ?? singleAllOfRef(schema);
   if (target) return conversionOfType(target, bundle, model);
+  const nonNull = nonNullBranch(schema);
+  if (nonNull !== undefined) return conversionOf(nonNull, bundle, model);
   if (Array.isArray(schema['anyOf']) || Array.isArray(schema['oneOf'])) {
     throw new Error(
-      'py-bindings: an inline anyOf/oneOf cannot be decoded; name it as a union type in the IDL',
+      'py-bindings: an inline anyOf/oneOf (other than one schema or null) cannot be decoded; name it as a union type in the IDL',
     );
   }
-  if (schema['type'] === 'array' && schema['items'] !== undefined) {
+  if (hasType(schema, 'array') && schema['items'] !== undefined) {
     const items = conversionOf(schema['items'], bundle, model);
     return items.kind === 'scalar' ? SCALAR : { kind: 'array', items };
   }
+  const values = schema['additionalProperties'];
+  if (hasType(schema, 'object') && !schema['properties'] && typeof values === 'object') {
+    const converted = conversionOf(values, bundle, model);
+    return converted.kind === 'scalar' ? SCALAR : { kind: 'map', values: converted };
+  }
   return SCALAR;
+}
+
+/** `type: "array"` or `type: ["array", "null"]`. */
+function hasType(schema: SchemaNode, type: string): boolean {
+  const declared = schema['type'];
+  return Array.isArray(declared) ? declared.includes(type) : declared === type;
+}
+
+/** The one other branch of a nullable `anyOf`/`oneOf` (`[{ $ref: X }, { type: "null" }]`). */
+function nonNullBranch(schema: SchemaNode): unknown {
+  const branches = schema['anyOf'] ?? schema['oneOf'];
+  if (!Array.isArray(branches)) return undefined;
+  const others = branches.filter((b) => (b as SchemaNode | null)?.['type'] !== 'null');
+  return others.length === 1 && others.length < branches.length ? others[0] : undefined;
 }
 
 function singleAllOfRef(schema: SchemaNode): string | null {
@@ -90,14 +121,15 @@ export function admitsNull(node: unknown, bundle: SchemaBundle): boolean {
   if (type !== undefined) return type === 'null';
   if ('const' in schema) return schema['const'] === null;
   if (Array.isArray(schema['enum'])) return schema['enum'].includes(null);
-  return !['anyOf', 'oneOf', 'allOf', 'not'].some((k) => k in schema);
+  const branches = schema['anyOf'] ?? schema['oneOf'];
+  if (Array.isArray(branches)) return branches.some((b) => admitsNull(b, bundle));
+  return !['allOf', 'not'].some((k) => k in schema);
 }
 
+/** The fields of a dataclass: its object bases' members first, then its own, as the dataclass has them. */
 export function wireFields(name: string, bundle: SchemaBundle, model: Model): WireField[] {
-  const schema = bundle.definitions[name] ?? {};
-  const required = new Set((schema['required'] ?? []) as string[]);
-  const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
-  const fields = Object.entries(properties)
+  const { properties, required } = allProperties(name, pyTypedBundle(bundle));
+  const fields = [...properties]
     .filter(([, property]) => property !== false)
     .map(([wireName, property]) => ({
       attribute: pyAttribute(wireName),
@@ -129,6 +161,9 @@ type TableType =
   | 'SCALAR'
   | 'UnionInfo'
   | 'UnionOf'
+  | 'MapOf'
+  | 'UntaggedUnionInfo'
+  | 'UntaggedVariantInfo'
   | 'VariantInfo';
 
 export function emitWireNames(
@@ -140,7 +175,7 @@ export function emitWireNames(
   const uses = new Set<TableType>(['ClassInfo', 'UnionInfo', 'Conversion']);
   const tables = [
     classesTable(model, bundle, uses),
-    unionsTable(model, uses),
+    unionsTable(model, bundle, uses),
     typesTable(model, bundle, uses),
   ];
   const f = pyFile(target, 'wire_names.py', 'py-bindings');
@@ -196,39 +231,30 @@ function pyConversion(c: Conversion, uses: Set<TableType>): string {
     case 'array':
       uses.add('ArrayOf');
       return `ArrayOf(${pyConversion(c.items, uses)})`;
+    case 'map':
+      uses.add('MapOf');
+      return `MapOf(${pyConversion(c.values, uses)})`;
   }
 }
 
-function unionsTable(model: Model, uses: Set<TableType>): string[] {
-  const lines = ['UNIONS: Final[Mapping[str, UnionInfo]] = {'];
-  for (const type of model.types) {
-    if (!type.union) continue;
-    if (type.union.discriminator === null)
-      throw new Error(
-        `py-bindings: ${type.name} is an untagged union (x-untagged); the Python codec decodes tagged unions only`,
-      );
-    const flat = flattenVariants(type, model);
-    const unknown = flat.find((v) => v.tag === null);
-    const variants = flat
-      .filter((v) => v.tag !== null)
-      .map((v) =>
-        pyCallExpr('VariantInfo', [
-          pyStr(v.tag ?? ''),
-          pyTupleExpr(v.select.map(pyStr)),
-          pyStr(v.typeName),
-        ]),
-      );
-    if (variants.length > 0) uses.add('VariantInfo');
-    const info = pyCallExpr('UnionInfo', [
-      `discriminator=${pyStr(type.union.discriminator ?? '')}`,
-      { ...pyTupleExpr(variants), head: 'variants=(' },
-      `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
-      `alias=m.${type.name}`,
-    ]);
+function unionsTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): string[] {
+  const unions = model.types.filter((t) => t.union !== null);
+  // Untagged unions (absent from most protocols) widen the table's value type.
+  const untagged = unions.some((t) => t.union?.discriminator === null);
+  if (untagged) uses.add('UntaggedUnionInfo');
+  const valueType = untagged ? 'UnionInfo | UntaggedUnionInfo' : 'UnionInfo';
+  const lines = [`UNIONS: Final[Mapping[str, ${valueType}]] = {`];
+  for (const type of unions) {
+    const info =
+      type.union?.discriminator === null
+        ? untaggedUnionInfo(type, bundle, uses)
+        : taggedUnionInfo(type, model, uses);
     lines.push(layoutPy(info, 4, `${pyStr(type.name)}: `, ','));
   }
+  // A protocol without unions: `{}` on one line, as ruff writes it.
+  if (unions.length === 0) lines[0] = `${lines[0] ?? ''}}`;
+  else lines.push('}');
   lines.push(
-    '}',
     pyDocstring(
       'Every discriminated union by name: known variants flattened in dispatch order, then the unknown one.',
     ),
@@ -236,11 +262,73 @@ function unionsTable(model: Model, uses: Set<TableType>): string[] {
   return lines;
 }
 
+function taggedUnionInfo(type: TypeDef, model: Model, uses: Set<TableType>): PyExpr {
+  const flat = flattenVariants(type, model);
+  // As the validators: the first variant without a tag (unknown or default) takes the rest.
+  const unknown = flat.find((v) => v.tag === null);
+  const variants = flat
+    .filter((v) => v.tag !== null)
+    .map((v) =>
+      pyCallExpr('VariantInfo', [
+        pyStr(v.tag ?? ''),
+        pyTupleExpr(v.select.map(pyStr)),
+        pyStr(v.typeName),
+      ]),
+    );
+  if (variants.length > 0) uses.add('VariantInfo');
+  return pyCallExpr('UnionInfo', [
+    `discriminator=${pyStr(type.union?.discriminator ?? '')}`,
+    { ...pyTupleExpr(variants), head: 'variants=(' },
+    `unknown=${unknown ? pyStr(unknown.typeName) : 'None'}`,
+    `alias=m.${type.name}`,
+  ]);
+}
+
+/**
+ * An untagged union's variants by shape: an object, or an array of objects (its items' members
+ * decide), selected by the required members no earlier variant of that shape requires.
+ */
+function untaggedUnionInfo(type: TypeDef, bundle: SchemaBundle, uses: Set<TableType>): PyExpr {
+  const seen = { object: new Set<string>(), array: new Set<string>() };
+  const variants = (type.union?.variants ?? []).map((v) => {
+    const shape = variantShape(v.typeName, bundle);
+    const select = [...shape.required].filter((key) => !seen[shape.kind].has(key));
+    for (const key of shape.required) seen[shape.kind].add(key);
+    return pyCallExpr('UntaggedVariantInfo', [
+      shape.kind === 'array' ? 'True' : 'False',
+      pyTupleExpr(select.map(pyStr)),
+      pyStr(v.typeName),
+    ]);
+  });
+  uses.add('UntaggedVariantInfo');
+  return pyCallExpr('UntaggedUnionInfo', [
+    { ...pyTupleExpr(variants), head: 'variants=(' },
+    `alias=m.${type.name}`,
+  ]);
+}
+
+function variantShape(
+  name: string,
+  bundle: SchemaBundle,
+): { kind: 'object' | 'array'; required: Set<string> } {
+  const schema = bundle.definitions[name] ?? {};
+  const items = schema['type'] === 'array' ? refName(schema['items']) : null;
+  if (schema['type'] === 'array') {
+    return { kind: 'array', required: items ? allProperties(items, bundle).required : new Set() };
+  }
+  return { kind: 'object', required: allProperties(name, pyTypedBundle(bundle)).required };
+}
+
 function typesTable(model: Model, bundle: SchemaBundle, uses: Set<TableType>): string[] {
   const lines = ['TYPES: Final[Mapping[str, Conversion]] = {'];
   for (const name of Object.keys(bundle.definitions)) {
     const conversion = pyConversion(conversionOfType(name, bundle, model), uses);
-    lines.push(layoutPy(conversion, 4, `${pyStr(name)}: `, ','));
+    const line = `    ${pyStr(name)}: ${conversion},`;
+    // `ObjectOf("<a long name>")` split as ruff splits it.
+    const call = /^(\w+)\((".*")\)$/.exec(conversion);
+    if (line.length > PY_LINE_LENGTH && call) {
+      lines.push(`    ${pyStr(name)}: ${call[1]}(`, `        ${call[2]}`, '    ),');
+    } else lines.push(layoutPy(conversion, 4, `${pyStr(name)}: `, ','));
   }
   lines.push('}', pyDocstring('How a value of every named type converts, by type name.'));
   return lines;

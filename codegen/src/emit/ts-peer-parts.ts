@@ -2,7 +2,6 @@
 // which methods each end sends and handles, and how a request, a notify method, a subscription or
 // a request handler's registration is printed, the same for either end.
 import type { Method, Model } from '../idl/model.js';
-import { isSentBy } from '../idl/model.js';
 import { pascalCase } from '../idl/names.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import type { ProtocolTargets } from '../protocols/targets.js';
@@ -10,14 +9,10 @@ import { arrow, bindingNames } from './binding-names.js';
 import type { BindingNames } from './binding-names.js';
 import { paramsValidator, resultValidator } from './validator-names.js';
 import { withJsdocTags } from './version-notes.js';
+import type { End, EndMethods } from './peer-methods.js';
+import { endMethods } from './peer-methods.js';
 
-export type End = 'client' | 'server';
-
-/** What one end sends and handles; prefix families are sent only (the other end answers `-32601`). */
-export interface EndMethods {
-  readonly sends: { readonly requests: Method[]; readonly notifications: Method[] };
-  readonly handles: { readonly requests: Method[]; readonly notifications: Method[] };
-}
+export type { End, EndMethods } from './peer-methods.js';
 
 export interface PeersContext {
   readonly model: Model;
@@ -28,22 +23,14 @@ export interface PeersContext {
 }
 
 export function peersContext(model: Model, target: ProtocolTargets): PeersContext {
-  const of = (end: End): EndMethods => {
-    const other: End = end === 'client' ? 'server' : 'client';
-    const sent = (by: End, kind: Method['kind'], families: boolean) =>
-      model.methods.filter((m) => m.kind === kind && isSentBy(m, by) && (families || !m.isPrefix));
-    return {
-      sends: {
-        requests: sent(end, 'request', true),
-        notifications: sent(end, 'notification', true),
-      },
-      handles: {
-        requests: sent(other, 'request', false),
-        notifications: sent(other, 'notification', false),
-      },
-    };
+  const names = bindingNames(target);
+  return {
+    model,
+    target,
+    names,
+    client: endMethods(model, 'client'),
+    server: endMethods(model, 'server'),
   };
-  return { model, target, names: bindingNames(target), client: of('client'), server: of('server') };
 }
 
 /** `client → server` for what `end` sends. */

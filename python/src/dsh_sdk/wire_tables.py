@@ -18,10 +18,13 @@ __all__ = [
     "ClassInfo",
     "Conversion",
     "FieldInfo",
+    "MapOf",
     "ObjectOf",
     "Scalar",
     "UnionInfo",
     "UnionOf",
+    "UntaggedUnionInfo",
+    "UntaggedVariantInfo",
     "VariantInfo",
 ]
 
@@ -52,7 +55,14 @@ class ArrayOf:
     items: Conversion
 
 
-Conversion: TypeAlias = Scalar | ObjectOf | UnionOf | ArrayOf
+@dataclass(frozen=True, slots=True)
+class MapOf:
+    """An object of any member names whose values convert by `values` (not `Scalar`)."""
+
+    values: Conversion
+
+
+Conversion: TypeAlias = Scalar | ObjectOf | UnionOf | ArrayOf | MapOf
 """How a value converts between JSON and Python."""
 
 SCALAR: Final = Scalar()
@@ -95,6 +105,26 @@ class UnionInfo:
     discriminator: str
     variants: tuple[VariantInfo, ...]
     unknown: str | None
-    """The variant for any other tag (open unions), or None when the union is closed."""
+    """The variant for a value no known variant claims, or None: the unknown variant of an open
+    union, or the default variant, which also takes a value without the tag (as the validators)."""
+    alias: object
+    """The union's type alias in models.py."""
+
+
+@dataclass(frozen=True, slots=True)
+class UntaggedVariantInfo:
+    """A variant of an untagged union: an object with the `select` members, or an array whose first
+    item has them."""
+
+    is_array: bool
+    select: tuple[str, ...]
+    type_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class UntaggedUnionInfo:
+    """A union without a discriminator, told apart by shape (see `union_codecs`)."""
+
+    variants: tuple[UntaggedVariantInfo, ...]
     alias: object
     """The union's type alias in models.py."""
