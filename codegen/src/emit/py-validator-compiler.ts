@@ -190,7 +190,8 @@ export class PyValidatorCompiler extends PyCheckWriter {
         );
       keyword = single ? 'if' : 'elif';
     }
-    if (s.mode === 'fast' && !single && passesEveryString(node) && keyword === 'elif') {
+    const chained = lines.filter((line) => line.startsWith(`${s.indent}elif `)).length;
+    if (s.mode === 'fast' && !single && passesEveryString(node) && chained > 0) {
       // Open content is mostly strings, which pass: one test instead of one a type.
       const first = `${s.indent}if `;
       lines[0] = `${s.indent}elif ${lines[0]?.slice(first.length) ?? ''}`;

@@ -11635,9 +11635,7 @@ def _valid_request_permission_response(v: Any) -> bool:
                     if not x8(x6):
                         return False
                 else:
-                    if isinstance(x6, str):
-                        pass
-                    elif isinstance(x6, dict):
+                    if isinstance(x6, dict):
                         x9 = x6.get("outcome", ABSENT)
                         if x9 is not ABSENT:
                             if not (isinstance(x9, str) and x9 in _STRINGS_28):
@@ -13094,9 +13092,7 @@ def _valid_session_notification(v: Any) -> bool:
                     if not x9(x7):
                         return False
                 else:
-                    if isinstance(x7, str):
-                        pass
-                    elif isinstance(x7, dict):
+                    if isinstance(x7, dict):
                         x10 = x7.get("sessionUpdate", ABSENT)
                         if x10 is not ABSENT:
                             if not (isinstance(x10, str) and x10 in _STRINGS_98):
@@ -13268,9 +13264,7 @@ def _valid_tool_call_content(v: Any) -> bool:
             if not x2(v):
                 return False
         else:
-            if isinstance(v, str):
-                pass
-            elif isinstance(v, dict):
+            if isinstance(v, dict):
                 x3 = v.get("type", ABSENT)
                 if x3 is not ABSENT:
                     if not (isinstance(x3, str) and x3 in _STRINGS_10):
@@ -14407,9 +14401,7 @@ def _valid_session_config_option(v: Any) -> bool:
             if not x2(v):
                 return False
         else:
-            if isinstance(v, str):
-                pass
-            elif isinstance(v, dict):
+            if isinstance(v, dict):
                 x3 = v.get("type", ABSENT)
                 if x3 is not ABSENT:
                     if not (isinstance(x3, str) and x3 in _STRINGS_77):
@@ -14592,9 +14584,7 @@ def _valid_content_block(v: Any) -> bool:
             if not x2(v):
                 return False
         else:
-            if isinstance(v, str):
-                pass
-            elif isinstance(v, dict):
+            if isinstance(v, dict):
                 x3 = v.get("type", ABSENT)
                 if x3 is not ABSENT:
                     if not (isinstance(x3, str) and x3 in _STRINGS_12):
@@ -14645,9 +14635,7 @@ def _valid_user_message_chunk_session_update(v: Any) -> bool:
                     if not x8(x6):
                         return False
                 else:
-                    if isinstance(x6, str):
-                        pass
-                    elif isinstance(x6, dict):
+                    if isinstance(x6, dict):
                         x9 = x6.get("type", ABSENT)
                         if x9 is not ABSENT:
                             if not (isinstance(x9, str) and x9 in _STRINGS_12):
@@ -14737,9 +14725,7 @@ def _valid_agent_message_chunk_session_update(v: Any) -> bool:
                     if not x8(x6):
                         return False
                 else:
-                    if isinstance(x6, str):
-                        pass
-                    elif isinstance(x6, dict):
+                    if isinstance(x6, dict):
                         x9 = x6.get("type", ABSENT)
                         if x9 is not ABSENT:
                             if not (isinstance(x9, str) and x9 in _STRINGS_12):
@@ -14829,9 +14815,7 @@ def _valid_agent_thought_chunk_session_update(v: Any) -> bool:
                     if not x8(x6):
                         return False
                 else:
-                    if isinstance(x6, str):
-                        pass
-                    elif isinstance(x6, dict):
+                    if isinstance(x6, dict):
                         x9 = x6.get("type", ABSENT)
                         if x9 is not ABSENT:
                             if not (isinstance(x9, str) and x9 in _STRINGS_12):
@@ -15682,9 +15666,7 @@ def _valid_compaction_summary_chunk_session_update(v: Any) -> bool:
                     if not x9(x7):
                         return False
                 else:
-                    if isinstance(x7, str):
-                        pass
-                    elif isinstance(x7, dict):
+                    if isinstance(x7, dict):
                         x10 = x7.get("type", ABSENT)
                         if x10 is not ABSENT:
                             if not (isinstance(x10, str) and x10 in _STRINGS_12):
@@ -15770,9 +15752,7 @@ def _valid_content_tool_call_content(v: Any) -> bool:
                     if not x8(x6):
                         return False
                 else:
-                    if isinstance(x6, str):
-                        pass
-                    elif isinstance(x6, dict):
+                    if isinstance(x6, dict):
                         x9 = x6.get("type", ABSENT)
                         if x9 is not ABSENT:
                             if not (isinstance(x9, str) and x9 in _STRINGS_12):
@@ -19469,9 +19449,7 @@ def _valid_129(v: Any) -> bool:
 
 
 def _valid_130(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "type" not in v:
             return False
         x1 = v.get("type", ABSENT)
@@ -19517,18 +19495,14 @@ def _valid_134(v: Any) -> bool:
 
 
 def _valid_135(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "sessionId" not in v:
             return False
     return True
 
 
 def _valid_136(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "requestId" not in v:
             return False
     return True
@@ -19585,9 +19559,7 @@ def _valid_145(v: Any) -> bool:
 
 
 def _valid_146(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "type" not in v:
             return False
         x1 = v.get("type", ABSENT)
@@ -19786,9 +19758,7 @@ def _valid_167(v: Any) -> bool:
 
 
 def _valid_168(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "type" not in v:
             return False
         x1 = v.get("type", ABSENT)
@@ -19833,9 +19803,7 @@ def _valid_173(v: Any) -> bool:
 
 
 def _valid_174(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "text" not in v:
             return False
         if "uri" not in v:
@@ -19844,9 +19812,7 @@ def _valid_174(v: Any) -> bool:
 
 
 def _valid_175(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "blob" not in v:
             return False
     return True
@@ -19869,9 +19835,7 @@ def _valid_177(v: Any) -> bool:
 
 
 def _valid_178(v: Any) -> bool:
-    if isinstance(v, str):
-        pass
-    elif isinstance(v, dict):
+    if isinstance(v, dict):
         if "hint" not in v:
             return False
     return True
