@@ -11345,20 +11345,17 @@ def _valid_write_text_file_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("path", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("content", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["path"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["content"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -11386,8 +11383,8 @@ def _valid_write_text_file_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -11419,16 +11416,14 @@ def _valid_read_text_file_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("path", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("line", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["path"]
+        if not isinstance(x7, str):
+            return False
+        if "line" in v:
+            x8 = v["line"]
             if not (is_integer(x8) or x8 is None):
                 return False
             if is_number(x8):
@@ -11436,8 +11431,8 @@ def _valid_read_text_file_request(v: Any) -> bool:
                     return False
                 if x8 < 0 or x8 != x8:
                     return False
-        x9 = v.get("limit", ABSENT)
-        if x9 is not ABSENT:
+        if "limit" in v:
+            x9 = v["limit"]
             if not (is_integer(x9) or x9 is None):
                 return False
             if is_number(x9):
@@ -11445,8 +11440,8 @@ def _valid_read_text_file_request(v: Any) -> bool:
                     return False
                 if x9 < 0 or x9 != x9:
                     return False
-        x10 = v.get("_meta", ABSENT)
-        if x10 is not ABSENT:
+        if "_meta" in v:
+            x10 = v["_meta"]
             if not _valid_96(x10):
                 return False
     else:
@@ -11476,12 +11471,11 @@ def _valid_read_text_file_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["content"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -11515,85 +11509,81 @@ def _valid_request_permission_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["toolCall"]
+        if isinstance(x7, dict):
+            if "toolCallId" not in x7:
                 return False
-        x7 = v.get("toolCall", ABSENT)
-        if x7 is not ABSENT:
-            if isinstance(x7, dict):
-                if "toolCallId" not in x7:
+            if not _STRINGS_7.issuperset(x7):
+                for k8 in x7.keys() - _STRINGS_7:
+                    x9 = x7[k8]
+                    if isinstance(x9, str):
+                        pass
+                    elif is_number(x9):
+                        if x9 > 9007199254740991 or x9 != x9:
+                            return False
+                        if x9 < -9007199254740991 or x9 != x9:
+                            return False
+                    elif isinstance(x9, list):
+                        for x11 in x9:
+                            if not (isinstance(x11, str) or _valid_open_value(x11)):
+                                return False
+                    elif isinstance(x9, dict):
+                        for x12 in x9.values():
+                            if not (isinstance(x12, str) or _valid_open_value(x12)):
+                                return False
+            x13 = x7["toolCallId"]
+            if not isinstance(x13, str):
+                return False
+            if "kind" in x7:
+                x14 = x7["kind"]
+                if not _valid_98(x14):
                     return False
-                if not _STRINGS_7.issuperset(x7):
-                    for k8 in x7.keys() - _STRINGS_7:
-                        x9 = x7[k8]
-                        if isinstance(x9, str):
-                            pass
-                        elif is_number(x9):
-                            if x9 > 9007199254740991 or x9 != x9:
-                                return False
-                            if x9 < -9007199254740991 or x9 != x9:
-                                return False
-                        elif isinstance(x9, list):
-                            for x11 in x9:
-                                if not (isinstance(x11, str) or _valid_open_value(x11)):
-                                    return False
-                        elif isinstance(x9, dict):
-                            for x12 in x9.values():
-                                if not (isinstance(x12, str) or _valid_open_value(x12)):
-                                    return False
-                x13 = x7.get("toolCallId", ABSENT)
-                if x13 is not ABSENT:
-                    if not isinstance(x13, str):
-                        return False
-                x14 = x7.get("kind", ABSENT)
-                if x14 is not ABSENT:
-                    if not _valid_98(x14):
-                        return False
-                x15 = x7.get("status", ABSENT)
-                if x15 is not ABSENT:
-                    if not _valid_99(x15):
-                        return False
-                x16 = x7.get("title", ABSENT)
-                if x16 is not ABSENT:
-                    if not _valid_100(x16):
-                        return False
-                x17 = x7.get("name", ABSENT)
-                if x17 is not ABSENT:
-                    if not _valid_100(x17):
-                        return False
-                x18 = x7.get("content", ABSENT)
-                if x18 is not ABSENT:
-                    if not _valid_101(x18):
-                        return False
-                x19 = x7.get("locations", ABSENT)
-                if x19 is not ABSENT:
-                    if not _valid_102(x19):
-                        return False
-                x20 = x7.get("rawInput", ABSENT)
-                if x20 is not ABSENT:
-                    if not _valid_open_value(x20):
-                        return False
-                x21 = x7.get("rawOutput", ABSENT)
-                if x21 is not ABSENT:
-                    if not _valid_open_value(x21):
-                        return False
-                x22 = x7.get("_meta", ABSENT)
-                if x22 is not ABSENT:
-                    if not _valid_96(x22):
-                        return False
-            else:
-                return False
-        x23 = v.get("options", ABSENT)
-        if x23 is not ABSENT:
-            if isinstance(x23, list):
-                for x25 in x23:
-                    if not _valid_permission_option(x25):
-                        return False
-            else:
-                return False
-        x26 = v.get("_meta", ABSENT)
-        if x26 is not ABSENT:
+            if "status" in x7:
+                x15 = x7["status"]
+                if not _valid_99(x15):
+                    return False
+            if "title" in x7:
+                x16 = x7["title"]
+                if not _valid_100(x16):
+                    return False
+            if "name" in x7:
+                x17 = x7["name"]
+                if not _valid_100(x17):
+                    return False
+            if "content" in x7:
+                x18 = x7["content"]
+                if not _valid_101(x18):
+                    return False
+            if "locations" in x7:
+                x19 = x7["locations"]
+                if not _valid_102(x19):
+                    return False
+            if "rawInput" in x7:
+                x20 = x7["rawInput"]
+                if not _valid_open_value(x20):
+                    return False
+            if "rawOutput" in x7:
+                x21 = x7["rawOutput"]
+                if not _valid_open_value(x21):
+                    return False
+            if "_meta" in x7:
+                x22 = x7["_meta"]
+                if not _valid_96(x22):
+                    return False
+        else:
+            return False
+        x23 = v["options"]
+        if isinstance(x23, list):
+            for x25 in x23:
+                if not _valid_permission_option(x25):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x26 = v["_meta"]
             if not _valid_96(x26):
                 return False
     else:
@@ -11623,34 +11613,32 @@ def _valid_request_permission_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("outcome", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, dict):
-                if not _valid_cancelled_request_permission_outcome(x6):
-                    return False
-            else:
-                x7 = x6.get("outcome")
-                x8 = _VALID_BY_TAG_9.get(x7) if isinstance(x7, str) else None
-                if x8 is not None:
-                    if not x8(x6):
-                        return False
-                else:
-                    if isinstance(x6, dict):
-                        x9 = x6.get("outcome", ABSENT)
-                        if x9 is not ABSENT:
-                            if not (isinstance(x9, str) and x9 in _STRINGS_28):
-                                return False
-            if isinstance(x6, dict):
-                if "outcome" not in x6:
-                    return False
-                x10 = x6.get("outcome", ABSENT)
-                if x10 is not ABSENT:
-                    if not isinstance(x10, str):
-                        return False
-            else:
+        x6 = v["outcome"]
+        if not isinstance(x6, dict):
+            if not _valid_cancelled_request_permission_outcome(x6):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            x7 = x6.get("outcome")
+            x8 = _VALID_BY_TAG_9.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "outcome" in x6:
+                        x9 = x6["outcome"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_28):
+                            return False
+        if isinstance(x6, dict):
+            if "outcome" not in x6:
+                return False
+            x10 = x6["outcome"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_96(x11):
                 return False
     else:
@@ -11682,16 +11670,14 @@ def _valid_create_terminal_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("command", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("args", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["command"]
+        if not isinstance(x7, str):
+            return False
+        if "args" in v:
+            x8 = v["args"]
             if _valid_97(x8):
                 return False
             else:
@@ -11701,8 +11687,8 @@ def _valid_create_terminal_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x11 = v.get("env", ABSENT)
-        if x11 is not ABSENT:
+        if "env" in v:
+            x11 = v["env"]
             if _valid_97(x11):
                 return False
             else:
@@ -11712,12 +11698,12 @@ def _valid_create_terminal_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x14 = v.get("cwd", ABSENT)
-        if x14 is not ABSENT:
+        if "cwd" in v:
+            x14 = v["cwd"]
             if not (isinstance(x14, str) or x14 is None):
                 return False
-        x15 = v.get("outputByteLimit", ABSENT)
-        if x15 is not ABSENT:
+        if "outputByteLimit" in v:
+            x15 = v["outputByteLimit"]
             if not (is_integer(x15) or x15 is None):
                 return False
             if is_number(x15):
@@ -11725,8 +11711,8 @@ def _valid_create_terminal_request(v: Any) -> bool:
                     return False
                 if x15 < 0 or x15 != x15:
                     return False
-        x16 = v.get("_meta", ABSENT)
-        if x16 is not ABSENT:
+        if "_meta" in v:
+            x16 = v["_meta"]
             if not _valid_96(x16):
                 return False
     else:
@@ -11756,12 +11742,11 @@ def _valid_create_terminal_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("terminalId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["terminalId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -11793,16 +11778,14 @@ def _valid_terminal_output_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("terminalId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -11834,20 +11817,18 @@ def _valid_terminal_output_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("output", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("truncated", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, bool):
-                return False
-        x8 = v.get("exitStatus", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["output"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["truncated"]
+        if not isinstance(x7, bool):
+            return False
+        if "exitStatus" in v:
+            x8 = v["exitStatus"]
             if not _valid_104(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -11879,16 +11860,14 @@ def _valid_release_terminal_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("terminalId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -11916,8 +11895,8 @@ def _valid_release_terminal_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -11949,16 +11928,14 @@ def _valid_wait_for_terminal_exit_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("terminalId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -11986,16 +11963,16 @@ def _valid_wait_for_terminal_exit_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("exitCode", ABSENT)
-        if x6 is not ABSENT:
+        if "exitCode" in v:
+            x6 = v["exitCode"]
             if not _valid_105(x6):
                 return False
-        x7 = v.get("signal", ABSENT)
-        if x7 is not ABSENT:
+        if "signal" in v:
+            x7 = v["signal"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12027,16 +12004,14 @@ def _valid_kill_terminal_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("terminalId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12064,8 +12039,8 @@ def _valid_kill_terminal_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12089,10 +12064,9 @@ def _valid_create_elicitation_request(v: Any) -> bool:
     if isinstance(v, dict):
         if "mode" not in v:
             return False
-        x3 = v.get("mode", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
-                return False
+        x3 = v["mode"]
+        if not isinstance(x3, str):
+            return False
     else:
         return False
     return True
@@ -12114,10 +12088,9 @@ def _valid_create_elicitation_response(v: Any) -> bool:
     if isinstance(v, dict):
         if "action" not in v:
             return False
-        x3 = v.get("action", ABSENT)
-        if x3 is not ABSENT:
-            if not isinstance(x3, str):
-                return False
+        x3 = v["action"]
+        if not isinstance(x3, str):
+            return False
     else:
         return False
     return True
@@ -12145,25 +12118,24 @@ def _valid_initialize_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("protocolVersion", ABSENT)
-        if x6 is not ABSENT:
-            if not is_integer(x6):
+        x6 = v["protocolVersion"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 65535 or x6 != x6:
                 return False
-            if is_number(x6):
-                if x6 > 65535 or x6 != x6:
-                    return False
-                if x6 < 0 or x6 != x6:
-                    return False
-        x7 = v.get("clientCapabilities", ABSENT)
-        if x7 is not ABSENT:
+            if x6 < 0 or x6 != x6:
+                return False
+        if "clientCapabilities" in v:
+            x7 = v["clientCapabilities"]
             if not _valid_113(x7):
                 return False
-        x8 = v.get("clientInfo", ABSENT)
-        if x8 is not ABSENT:
+        if "clientInfo" in v:
+            x8 = v["clientInfo"]
             if not _valid_114(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -12193,29 +12165,28 @@ def _valid_initialize_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("protocolVersion", ABSENT)
-        if x6 is not ABSENT:
-            if not is_integer(x6):
+        x6 = v["protocolVersion"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 65535 or x6 != x6:
                 return False
-            if is_number(x6):
-                if x6 > 65535 or x6 != x6:
-                    return False
-                if x6 < 0 or x6 != x6:
-                    return False
-        x7 = v.get("agentCapabilities", ABSENT)
-        if x7 is not ABSENT:
+            if x6 < 0 or x6 != x6:
+                return False
+        if "agentCapabilities" in v:
+            x7 = v["agentCapabilities"]
             if not _valid_125(x7):
                 return False
-        x8 = v.get("authMethods", ABSENT)
-        if x8 is not ABSENT:
+        if "authMethods" in v:
+            x8 = v["authMethods"]
             if not _valid_126(x8):
                 return False
-        x9 = v.get("agentInfo", ABSENT)
-        if x9 is not ABSENT:
+        if "agentInfo" in v:
+            x9 = v["agentInfo"]
             if not _valid_114(x9):
                 return False
-        x10 = v.get("_meta", ABSENT)
-        if x10 is not ABSENT:
+        if "_meta" in v:
+            x10 = v["_meta"]
             if not _valid_96(x10):
                 return False
     else:
@@ -12245,12 +12216,11 @@ def _valid_authenticate_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("methodId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["methodId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -12278,8 +12248,8 @@ def _valid_authenticate_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12307,8 +12277,8 @@ def _valid_logout_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12336,8 +12306,8 @@ def _valid_logout_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12369,12 +12339,11 @@ def _valid_new_session_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("cwd", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("additionalDirectories", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["cwd"]
+        if not isinstance(x6, str):
+            return False
+        if "additionalDirectories" in v:
+            x7 = v["additionalDirectories"]
             if _valid_97(x7):
                 return False
             else:
@@ -12384,19 +12353,18 @@ def _valid_new_session_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x10 = v.get("mcpServers", ABSENT)
-        if x10 is not ABSENT:
-            if _valid_97(x10):
-                return False
+        x10 = v["mcpServers"]
+        if _valid_97(x10):
+            return False
+        else:
+            if isinstance(x10, list):
+                for x12 in x10:
+                    if not _valid_mcp_server(x12):
+                        return False
             else:
-                if isinstance(x10, list):
-                    for x12 in x10:
-                        if not _valid_mcp_server(x12):
-                            return False
-                else:
-                    return False
-        x13 = v.get("_meta", ABSENT)
-        if x13 is not ABSENT:
+                return False
+        if "_meta" in v:
+            x13 = v["_meta"]
             if not _valid_96(x13):
                 return False
     else:
@@ -12426,20 +12394,19 @@ def _valid_new_session_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("modes", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "modes" in v:
+            x7 = v["modes"]
             if not _valid_127(x7):
                 return False
-        x8 = v.get("configOptions", ABSENT)
-        if x8 is not ABSENT:
+        if "configOptions" in v:
+            x8 = v["configOptions"]
             if not _valid_128(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -12473,23 +12440,21 @@ def _valid_load_session_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("mcpServers", ABSENT)
-        if x6 is not ABSENT:
-            if _valid_97(x6):
-                return False
+        x6 = v["mcpServers"]
+        if _valid_97(x6):
+            return False
+        else:
+            if isinstance(x6, list):
+                for x8 in x6:
+                    if not _valid_mcp_server(x8):
+                        return False
             else:
-                if isinstance(x6, list):
-                    for x8 in x6:
-                        if not _valid_mcp_server(x8):
-                            return False
-                else:
-                    return False
-        x9 = v.get("cwd", ABSENT)
-        if x9 is not ABSENT:
-            if not isinstance(x9, str):
                 return False
-        x10 = v.get("additionalDirectories", ABSENT)
-        if x10 is not ABSENT:
+        x9 = v["cwd"]
+        if not isinstance(x9, str):
+            return False
+        if "additionalDirectories" in v:
+            x10 = v["additionalDirectories"]
             if _valid_97(x10):
                 return False
             else:
@@ -12499,12 +12464,11 @@ def _valid_load_session_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x13 = v.get("sessionId", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-        x14 = v.get("_meta", ABSENT)
-        if x14 is not ABSENT:
+        x13 = v["sessionId"]
+        if not isinstance(x13, str):
+            return False
+        if "_meta" in v:
+            x14 = v["_meta"]
             if not _valid_96(x14):
                 return False
     else:
@@ -12532,16 +12496,16 @@ def _valid_load_session_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("modes", ABSENT)
-        if x6 is not ABSENT:
+        if "modes" in v:
+            x6 = v["modes"]
             if not _valid_127(x6):
                 return False
-        x7 = v.get("configOptions", ABSENT)
-        if x7 is not ABSENT:
+        if "configOptions" in v:
+            x7 = v["configOptions"]
             if not _valid_128(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12569,16 +12533,16 @@ def _valid_list_sessions_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("cwd", ABSENT)
-        if x6 is not ABSENT:
+        if "cwd" in v:
+            x6 = v["cwd"]
             if not (isinstance(x6, str) or x6 is None):
                 return False
-        x7 = v.get("cursor", ABSENT)
-        if x7 is not ABSENT:
+        if "cursor" in v:
+            x7 = v["cursor"]
             if not (isinstance(x7, str) or x7 is None):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12608,16 +12572,15 @@ def _valid_list_sessions_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessions", ABSENT)
-        if x6 is not ABSENT:
-            if not _valid_129(x6):
-                return False
-        x7 = v.get("nextCursor", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessions"]
+        if not _valid_129(x6):
+            return False
+        if "nextCursor" in v:
+            x7 = v["nextCursor"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12647,12 +12610,11 @@ def _valid_delete_session_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -12680,8 +12642,8 @@ def _valid_delete_session_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12713,16 +12675,14 @@ def _valid_resume_session_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("cwd", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("additionalDirectories", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["cwd"]
+        if not isinstance(x7, str):
+            return False
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
             if _valid_97(x8):
                 return False
             else:
@@ -12732,8 +12692,8 @@ def _valid_resume_session_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x11 = v.get("mcpServers", ABSENT)
-        if x11 is not ABSENT:
+        if "mcpServers" in v:
+            x11 = v["mcpServers"]
             if _valid_97(x11):
                 return False
             else:
@@ -12743,8 +12703,8 @@ def _valid_resume_session_request(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x14 = v.get("_meta", ABSENT)
-        if x14 is not ABSENT:
+        if "_meta" in v:
+            x14 = v["_meta"]
             if not _valid_96(x14):
                 return False
     else:
@@ -12772,16 +12732,16 @@ def _valid_resume_session_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("modes", ABSENT)
-        if x6 is not ABSENT:
+        if "modes" in v:
+            x6 = v["modes"]
             if not _valid_127(x6):
                 return False
-        x7 = v.get("configOptions", ABSENT)
-        if x7 is not ABSENT:
+        if "configOptions" in v:
+            x7 = v["configOptions"]
             if not _valid_128(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12811,12 +12771,11 @@ def _valid_close_session_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -12844,8 +12803,8 @@ def _valid_close_session_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12877,16 +12836,14 @@ def _valid_set_session_mode_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("modeId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["modeId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -12914,8 +12871,8 @@ def _valid_set_session_mode_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -12957,12 +12914,11 @@ def _valid_set_session_config_option_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("configOptions", ABSENT)
-        if x6 is not ABSENT:
-            if not _valid_131(x6):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["configOptions"]
+        if not _valid_131(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -12994,20 +12950,18 @@ def _valid_prompt_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("prompt", ABSENT)
-        if x7 is not ABSENT:
-            if isinstance(x7, list):
-                for x9 in x7:
-                    if not _valid_content_block(x9):
-                        return False
-            else:
-                return False
-        x10 = v.get("_meta", ABSENT)
-        if x10 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["prompt"]
+        if isinstance(x7, list):
+            for x9 in x7:
+                if not _valid_content_block(x9):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x10 = v["_meta"]
             if not _valid_96(x10):
                 return False
     else:
@@ -13037,14 +12991,13 @@ def _valid_prompt_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("stopReason", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if not (isinstance(x6, str) and x6 in _STRINGS_96):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["stopReason"]
+        if not isinstance(x6, str):
+            return False
+        if not (isinstance(x6, str) and x6 in _STRINGS_96):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -13076,38 +13029,35 @@ def _valid_session_notification(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["update"]
+        if not isinstance(x7, dict):
+            if not _valid_user_message_chunk_session_update(x7):
                 return False
-        x7 = v.get("update", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, dict):
-                if not _valid_user_message_chunk_session_update(x7):
+        else:
+            x8 = x7.get("sessionUpdate")
+            x9 = _VALID_BY_TAG_12.get(x8) if isinstance(x8, str) else None
+            if x9 is not None:
+                if not x9(x7):
                     return False
             else:
-                x8 = x7.get("sessionUpdate")
-                x9 = _VALID_BY_TAG_12.get(x8) if isinstance(x8, str) else None
-                if x9 is not None:
-                    if not x9(x7):
-                        return False
-                else:
-                    if isinstance(x7, dict):
-                        x10 = x7.get("sessionUpdate", ABSENT)
-                        if x10 is not ABSENT:
-                            if not (isinstance(x10, str) and x10 in _STRINGS_98):
-                                return False
-            if isinstance(x7, dict):
-                if "sessionUpdate" not in x7:
-                    return False
-                x11 = x7.get("sessionUpdate", ABSENT)
-                if x11 is not ABSENT:
-                    if not isinstance(x11, str):
-                        return False
-            else:
+                if isinstance(x7, dict):
+                    if "sessionUpdate" in x7:
+                        x10 = x7["sessionUpdate"]
+                        if not (isinstance(x10, str) and x10 in _STRINGS_98):
+                            return False
+        if isinstance(x7, dict):
+            if "sessionUpdate" not in x7:
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+            x11 = x7["sessionUpdate"]
+            if not isinstance(x11, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_96(x12):
                 return False
     else:
@@ -13137,12 +13087,11 @@ def _valid_complete_elicitation_notification(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("elicitationId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["elicitationId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -13172,12 +13121,11 @@ def _valid_cancel_notification(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -13207,17 +13155,16 @@ def _valid_cancel_request_notification(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("requestId", ABSENT)
-        if x6 is not ABSENT:
-            if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+        x6 = v["requestId"]
+        if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
                 return False
-            if is_number(x6):
-                if x6 > 9007199254740991 or x6 != x6:
-                    return False
-                if x6 < -9007199254740991 or x6 != x6:
-                    return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+            if x6 < -9007199254740991 or x6 != x6:
+                return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -13265,17 +13212,16 @@ def _valid_tool_call_content(v: Any) -> bool:
                 return False
         else:
             if isinstance(v, dict):
-                x3 = v.get("type", ABSENT)
-                if x3 is not ABSENT:
+                if "type" in v:
+                    x3 = v["type"]
                     if not (isinstance(x3, str) and x3 in _STRINGS_10):
                         return False
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x4 = v.get("type", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
-                return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
     else:
         return False
     return True
@@ -13303,16 +13249,15 @@ def _valid_tool_call_location(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("path", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("line", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["path"]
+        if not isinstance(x6, str):
+            return False
+        if "line" in v:
+            x7 = v["line"]
             if not _valid_105(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -13346,22 +13291,19 @@ def _valid_permission_option(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("optionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("name", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("kind", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-            if not (isinstance(x8, str) and x8 in _STRINGS_26):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["optionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["kind"]
+        if not isinstance(x8, str):
+            return False
+        if not (isinstance(x8, str) and x8 in _STRINGS_26):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -13391,12 +13333,11 @@ def _valid_cancelled_request_permission_outcome(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("outcome", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if x6 != "cancelled":
-                return False
+        x6 = v["outcome"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "cancelled":
+            return False
     else:
         return False
     return True
@@ -13424,12 +13365,11 @@ def _valid_selected_request_permission_outcome(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("optionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["optionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_134(x7):
                 return False
     else:
@@ -13455,12 +13395,11 @@ def _valid_selected_request_permission_outcome(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("outcome", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "selected":
-                return False
+        x13 = v["outcome"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "selected":
+            return False
     else:
         return False
     return True
@@ -13490,16 +13429,14 @@ def _valid_env_variable(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("value", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["value"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -13527,16 +13464,16 @@ def _valid_terminal_exit_status(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("exitCode", ABSENT)
-        if x6 is not ABSENT:
+        if "exitCode" in v:
+            x6 = v["exitCode"]
             if not _valid_105(x6):
                 return False
-        x7 = v.get("signal", ABSENT)
-        if x7 is not ABSENT:
+        if "signal" in v:
+            x7 = v["signal"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -13575,80 +13512,78 @@ def _valid_form_create_elicitation_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("requestedSchema", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, dict):
-                if not _STRINGS_40.issuperset(x6):
-                    for k7 in x6.keys() - _STRINGS_40:
-                        x8 = x6[k7]
-                        if isinstance(x8, str):
-                            pass
-                        elif is_number(x8):
-                            if x8 > 9007199254740991 or x8 != x8:
+        x6 = v["requestedSchema"]
+        if isinstance(x6, dict):
+            if not _STRINGS_40.issuperset(x6):
+                for k7 in x6.keys() - _STRINGS_40:
+                    x8 = x6[k7]
+                    if isinstance(x8, str):
+                        pass
+                    elif is_number(x8):
+                        if x8 > 9007199254740991 or x8 != x8:
+                            return False
+                        if x8 < -9007199254740991 or x8 != x8:
+                            return False
+                    elif isinstance(x8, list):
+                        for x10 in x8:
+                            if not (isinstance(x10, str) or _valid_open_value(x10)):
                                 return False
-                            if x8 < -9007199254740991 or x8 != x8:
+                    elif isinstance(x8, dict):
+                        for x11 in x8.values():
+                            if not (isinstance(x11, str) or _valid_open_value(x11)):
                                 return False
-                        elif isinstance(x8, list):
-                            for x10 in x8:
-                                if not (isinstance(x10, str) or _valid_open_value(x10)):
-                                    return False
-                        elif isinstance(x8, dict):
-                            for x11 in x8.values():
-                                if not (isinstance(x11, str) or _valid_open_value(x11)):
-                                    return False
-                x12 = x6.get("type", ABSENT)
-                if x12 is not ABSENT:
-                    if not _valid_137(x12):
-                        return False
-                x13 = x6.get("title", ABSENT)
-                if x13 is not ABSENT:
-                    if not _valid_100(x13):
-                        return False
-                x14 = x6.get("properties", ABSENT)
-                if x14 is not ABSENT:
-                    if isinstance(x14, dict):
-                        for x15 in x14.values():
-                            if not isinstance(x15, dict):
-                                if not _valid_string_elicitation_property_schema(x15):
+            if "type" in x6:
+                x12 = x6["type"]
+                if not _valid_137(x12):
+                    return False
+            if "title" in x6:
+                x13 = x6["title"]
+                if not _valid_100(x13):
+                    return False
+            if "properties" in x6:
+                x14 = x6["properties"]
+                if isinstance(x14, dict):
+                    for x15 in x14.values():
+                        if not isinstance(x15, dict):
+                            if not _valid_string_elicitation_property_schema(x15):
+                                return False
+                        else:
+                            x16 = x15.get("type")
+                            x17 = _VALID_BY_TAG_14.get(x16) if isinstance(x16, str) else None
+                            if x17 is not None:
+                                if not x17(x15):
                                     return False
                             else:
-                                x16 = x15.get("type")
-                                x17 = _VALID_BY_TAG_14.get(x16) if isinstance(x16, str) else None
-                                if x17 is not None:
-                                    if not x17(x15):
-                                        return False
-                                else:
-                                    if not _valid_unknown_elicitation_property_schema(x15):
-                                        return False
-                            if isinstance(x15, dict):
-                                if "type" not in x15:
+                                if not _valid_unknown_elicitation_property_schema(x15):
                                     return False
-                                x18 = x15.get("type", ABSENT)
-                                if x18 is not ABSENT:
-                                    if not isinstance(x18, str):
-                                        return False
-                            else:
+                        if isinstance(x15, dict):
+                            if "type" not in x15:
                                 return False
-                    else:
-                        return False
-                x19 = x6.get("required", ABSENT)
-                if x19 is not ABSENT:
-                    if not (isinstance(x19, list) or x19 is None):
-                        return False
-                    if isinstance(x19, list):
-                        for x21 in x19:
-                            if not isinstance(x21, str):
+                            x18 = x15["type"]
+                            if not isinstance(x18, str):
                                 return False
-                x22 = x6.get("description", ABSENT)
-                if x22 is not ABSENT:
-                    if not _valid_100(x22):
-                        return False
-                x23 = x6.get("_meta", ABSENT)
-                if x23 is not ABSENT:
-                    if not _valid_96(x23):
-                        return False
-            else:
-                return False
+                        else:
+                            return False
+                else:
+                    return False
+            if "required" in x6:
+                x19 = x6["required"]
+                if not (isinstance(x19, list) or x19 is None):
+                    return False
+                if isinstance(x19, list):
+                    for x21 in x19:
+                        if not isinstance(x21, str):
+                            return False
+            if "description" in x6:
+                x22 = x6["description"]
+                if not _valid_100(x22):
+                    return False
+            if "_meta" in x6:
+                x23 = x6["_meta"]
+                if not _valid_96(x23):
+                    return False
+        else:
+            return False
     else:
         return False
     if isinstance(v, dict):
@@ -13674,18 +13609,16 @@ def _valid_form_create_elicitation_request(v: Any) -> bool:
                     for x28 in x25.values():
                         if not (isinstance(x28, str) or _valid_open_value(x28)):
                             return False
-        x29 = v.get("mode", ABSENT)
-        if x29 is not ABSENT:
-            if not isinstance(x29, str):
-                return False
-            if x29 != "form":
-                return False
-        x30 = v.get("message", ABSENT)
-        if x30 is not ABSENT:
-            if not isinstance(x30, str):
-                return False
-        x31 = v.get("_meta", ABSENT)
-        if x31 is not ABSENT:
+        x29 = v["mode"]
+        if not isinstance(x29, str):
+            return False
+        if x29 != "form":
+            return False
+        x30 = v["message"]
+        if not isinstance(x30, str):
+            return False
+        if "_meta" in v:
+            x31 = v["_meta"]
             if not _valid_96(x31):
                 return False
     else:
@@ -13726,14 +13659,12 @@ def _valid_url_create_elicitation_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("elicitationId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("url", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
+        x6 = v["elicitationId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
     else:
         return False
     if isinstance(v, dict):
@@ -13759,18 +13690,16 @@ def _valid_url_create_elicitation_request(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("mode", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "url":
-                return False
-        x14 = v.get("message", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-        x15 = v.get("_meta", ABSENT)
-        if x15 is not ABSENT:
+        x13 = v["mode"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "url":
+            return False
+        x14 = v["message"]
+        if not isinstance(x14, str):
+            return False
+        if "_meta" in v:
+            x15 = v["_meta"]
             if not _valid_96(x15):
                 return False
     else:
@@ -13811,18 +13740,16 @@ def _valid_unknown_create_elicitation_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("mode", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if _valid_139(x6):
-                return False
-        x7 = v.get("message", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["mode"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_139(x6):
+            return False
+        x7 = v["message"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -13850,8 +13777,8 @@ def _valid_accept_create_elicitation_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
+        if "content" in v:
+            x6 = v["content"]
             if not (isinstance(x6, dict) or x6 is None):
                 return False
             if isinstance(x6, dict):
@@ -13896,14 +13823,13 @@ def _valid_accept_create_elicitation_response(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("action", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "accept":
-                return False
-        x16 = v.get("_meta", ABSENT)
-        if x16 is not ABSENT:
+        x15 = v["action"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "accept":
+            return False
+        if "_meta" in v:
+            x16 = v["_meta"]
             if not _valid_96(x16):
                 return False
     else:
@@ -13933,14 +13859,13 @@ def _valid_decline_create_elicitation_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("action", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if x6 != "decline":
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "decline":
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -13970,14 +13895,13 @@ def _valid_cancel_create_elicitation_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("action", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if x6 != "cancel":
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "cancel":
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -14007,14 +13931,13 @@ def _valid_unknown_create_elicitation_response(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("action", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if _valid_140(x6):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_140(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -14042,20 +13965,20 @@ def _valid_client_session_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("compaction", ABSENT)
-        if x6 is not ABSENT:
+        if "compaction" in v:
+            x6 = v["compaction"]
             if not _valid_141(x6):
                 return False
-        x7 = v.get("configOptions", ABSENT)
-        if x7 is not ABSENT:
+        if "configOptions" in v:
+            x7 = v["configOptions"]
             if not _valid_142(x7):
                 return False
-        x8 = v.get("notices", ABSENT)
-        if x8 is not ABSENT:
+        if "notices" in v:
+            x8 = v["notices"]
             if not _valid_143(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -14083,16 +14006,16 @@ def _valid_elicitation_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("form", ABSENT)
-        if x6 is not ABSENT:
+        if "form" in v:
+            x6 = v["form"]
             if not _valid_144(x6):
                 return False
-        x7 = v.get("url", ABSENT)
-        if x7 is not ABSENT:
+        if "url" in v:
+            x7 = v["url"]
             if not _valid_145(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -14124,20 +14047,18 @@ def _valid_implementation(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("title", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        if "title" in v:
+            x7 = v["title"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("version", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x8 = v["version"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -14165,8 +14086,8 @@ def _valid_session_list_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14194,8 +14115,8 @@ def _valid_session_delete_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14223,8 +14144,8 @@ def _valid_session_additional_directories_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14252,8 +14173,8 @@ def _valid_session_resume_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14281,8 +14202,8 @@ def _valid_session_close_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14310,8 +14231,8 @@ def _valid_logout_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -14373,16 +14294,14 @@ def _valid_session_mode_state(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("currentModeId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("availableModes", ABSENT)
-        if x7 is not ABSENT:
-            if not _valid_148(x7):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["currentModeId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["availableModes"]
+        if not _valid_148(x7):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -14402,17 +14321,16 @@ def _valid_session_config_option(v: Any) -> bool:
                 return False
         else:
             if isinstance(v, dict):
-                x3 = v.get("type", ABSENT)
-                if x3 is not ABSENT:
+                if "type" in v:
+                    x3 = v["type"]
                     if not (isinstance(x3, str) and x3 in _STRINGS_77):
                         return False
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x4 = v.get("type", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
-                return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
     else:
         return False
     return True
@@ -14442,28 +14360,26 @@ def _valid_session_info(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("cwd", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("additionalDirectories", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["cwd"]
+        if not isinstance(x7, str):
+            return False
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
             if not _valid_151(x8):
                 return False
-        x9 = v.get("title", ABSENT)
-        if x9 is not ABSENT:
+        if "title" in v:
+            x9 = v["title"]
             if not _valid_100(x9):
                 return False
-        x10 = v.get("updatedAt", ABSENT)
-        if x10 is not ABSENT:
+        if "updatedAt" in v:
+            x10 = v["updatedAt"]
             if not _valid_100(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_96(x11):
                 return False
     else:
@@ -14499,28 +14415,24 @@ def _valid_boolean_set_session_config_option_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("type", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if x6 != "boolean":
-                return False
-        x7 = v.get("sessionId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("configId", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["type"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "boolean":
+            return False
+        x7 = v["sessionId"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["configId"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
-        x10 = v.get("value", ABSENT)
-        if x10 is not ABSENT:
-            if not isinstance(x10, bool):
-                return False
+        x10 = v["value"]
+        if not isinstance(x10, bool):
+            return False
     else:
         return False
     return True
@@ -14552,22 +14464,19 @@ def _valid_value_id_set_session_config_option_request(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("configId", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["configId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
-        x9 = v.get("value", ABSENT)
-        if x9 is not ABSENT:
-            if not isinstance(x9, str):
-                return False
+        x9 = v["value"]
+        if not isinstance(x9, str):
+            return False
     else:
         return False
     return True
@@ -14585,17 +14494,16 @@ def _valid_content_block(v: Any) -> bool:
                 return False
         else:
             if isinstance(v, dict):
-                x3 = v.get("type", ABSENT)
-                if x3 is not ABSENT:
+                if "type" in v:
+                    x3 = v["type"]
                     if not (isinstance(x3, str) and x3 in _STRINGS_12):
                         return False
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x4 = v.get("type", ABSENT)
-        if x4 is not ABSENT:
-            if not isinstance(x4, str):
-                return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
     else:
         return False
     return True
@@ -14623,38 +14531,36 @@ def _valid_user_message_chunk_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, dict):
-                if not _valid_text_content_block(x6):
-                    return False
-            else:
-                x7 = x6.get("type")
-                x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
-                if x8 is not None:
-                    if not x8(x6):
-                        return False
-                else:
-                    if isinstance(x6, dict):
-                        x9 = x6.get("type", ABSENT)
-                        if x9 is not ABSENT:
-                            if not (isinstance(x9, str) and x9 in _STRINGS_12):
-                                return False
-            if isinstance(x6, dict):
-                if "type" not in x6:
-                    return False
-                x10 = x6.get("type", ABSENT)
-                if x10 is not ABSENT:
-                    if not isinstance(x10, str):
-                        return False
-            else:
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
                 return False
-        x11 = v.get("messageId", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
             if not _valid_153(x11):
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_154(x12):
                 return False
     else:
@@ -14680,12 +14586,11 @@ def _valid_user_message_chunk_session_update(v: Any) -> bool:
                     for x17 in x14.values():
                         if not (isinstance(x17, str) or _valid_open_value(x17)):
                             return False
-        x18 = v.get("sessionUpdate", ABSENT)
-        if x18 is not ABSENT:
-            if not isinstance(x18, str):
-                return False
-            if x18 != "user_message_chunk":
-                return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "user_message_chunk":
+            return False
     else:
         return False
     return True
@@ -14713,38 +14618,36 @@ def _valid_agent_message_chunk_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, dict):
-                if not _valid_text_content_block(x6):
-                    return False
-            else:
-                x7 = x6.get("type")
-                x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
-                if x8 is not None:
-                    if not x8(x6):
-                        return False
-                else:
-                    if isinstance(x6, dict):
-                        x9 = x6.get("type", ABSENT)
-                        if x9 is not ABSENT:
-                            if not (isinstance(x9, str) and x9 in _STRINGS_12):
-                                return False
-            if isinstance(x6, dict):
-                if "type" not in x6:
-                    return False
-                x10 = x6.get("type", ABSENT)
-                if x10 is not ABSENT:
-                    if not isinstance(x10, str):
-                        return False
-            else:
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
                 return False
-        x11 = v.get("messageId", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
             if not _valid_153(x11):
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_154(x12):
                 return False
     else:
@@ -14770,12 +14673,11 @@ def _valid_agent_message_chunk_session_update(v: Any) -> bool:
                     for x17 in x14.values():
                         if not (isinstance(x17, str) or _valid_open_value(x17)):
                             return False
-        x18 = v.get("sessionUpdate", ABSENT)
-        if x18 is not ABSENT:
-            if not isinstance(x18, str):
-                return False
-            if x18 != "agent_message_chunk":
-                return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "agent_message_chunk":
+            return False
     else:
         return False
     return True
@@ -14803,38 +14705,36 @@ def _valid_agent_thought_chunk_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, dict):
-                if not _valid_text_content_block(x6):
-                    return False
-            else:
-                x7 = x6.get("type")
-                x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
-                if x8 is not None:
-                    if not x8(x6):
-                        return False
-                else:
-                    if isinstance(x6, dict):
-                        x9 = x6.get("type", ABSENT)
-                        if x9 is not ABSENT:
-                            if not (isinstance(x9, str) and x9 in _STRINGS_12):
-                                return False
-            if isinstance(x6, dict):
-                if "type" not in x6:
-                    return False
-                x10 = x6.get("type", ABSENT)
-                if x10 is not ABSENT:
-                    if not isinstance(x10, str):
-                        return False
-            else:
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
                 return False
-        x11 = v.get("messageId", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
             if not _valid_153(x11):
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_154(x12):
                 return False
     else:
@@ -14860,12 +14760,11 @@ def _valid_agent_thought_chunk_session_update(v: Any) -> bool:
                     for x17 in x14.values():
                         if not (isinstance(x17, str) or _valid_open_value(x17)):
                             return False
-        x18 = v.get("sessionUpdate", ABSENT)
-        if x18 is not ABSENT:
-            if not isinstance(x18, str):
-                return False
-            if x18 != "agent_thought_chunk":
-                return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "agent_thought_chunk":
+            return False
     else:
         return False
     return True
@@ -14895,44 +14794,42 @@ def _valid_tool_call_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("toolCallId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("title", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("name", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["toolCallId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if not isinstance(x7, str):
+            return False
+        if "name" in v:
+            x8 = v["name"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("kind", ABSENT)
-        if x9 is not ABSENT:
+        if "kind" in v:
+            x9 = v["kind"]
             if not _valid_155(x9):
                 return False
-        x10 = v.get("status", ABSENT)
-        if x10 is not ABSENT:
+        if "status" in v:
+            x10 = v["status"]
             if not _valid_156(x10):
                 return False
-        x11 = v.get("content", ABSENT)
-        if x11 is not ABSENT:
+        if "content" in v:
+            x11 = v["content"]
             if not _valid_157(x11):
                 return False
-        x12 = v.get("locations", ABSENT)
-        if x12 is not ABSENT:
+        if "locations" in v:
+            x12 = v["locations"]
             if not _valid_158(x12):
                 return False
-        x13 = v.get("rawInput", ABSENT)
-        if x13 is not ABSENT:
+        if "rawInput" in v:
+            x13 = v["rawInput"]
             if not _valid_open_value(x13):
                 return False
-        x14 = v.get("rawOutput", ABSENT)
-        if x14 is not ABSENT:
+        if "rawOutput" in v:
+            x14 = v["rawOutput"]
             if not _valid_open_value(x14):
                 return False
-        x15 = v.get("_meta", ABSENT)
-        if x15 is not ABSENT:
+        if "_meta" in v:
+            x15 = v["_meta"]
             if not _valid_154(x15):
                 return False
     else:
@@ -14958,12 +14855,11 @@ def _valid_tool_call_session_update(v: Any) -> bool:
                     for x20 in x17.values():
                         if not (isinstance(x20, str) or _valid_open_value(x20)):
                             return False
-        x21 = v.get("sessionUpdate", ABSENT)
-        if x21 is not ABSENT:
-            if not isinstance(x21, str):
-                return False
-            if x21 != "tool_call":
-                return False
+        x21 = v["sessionUpdate"]
+        if not isinstance(x21, str):
+            return False
+        if x21 != "tool_call":
+            return False
     else:
         return False
     return True
@@ -14991,44 +14887,43 @@ def _valid_tool_call_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("toolCallId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("kind", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["toolCallId"]
+        if not isinstance(x6, str):
+            return False
+        if "kind" in v:
+            x7 = v["kind"]
             if not _valid_98(x7):
                 return False
-        x8 = v.get("status", ABSENT)
-        if x8 is not ABSENT:
+        if "status" in v:
+            x8 = v["status"]
             if not _valid_99(x8):
                 return False
-        x9 = v.get("title", ABSENT)
-        if x9 is not ABSENT:
+        if "title" in v:
+            x9 = v["title"]
             if not _valid_100(x9):
                 return False
-        x10 = v.get("name", ABSENT)
-        if x10 is not ABSENT:
+        if "name" in v:
+            x10 = v["name"]
             if not _valid_100(x10):
                 return False
-        x11 = v.get("content", ABSENT)
-        if x11 is not ABSENT:
+        if "content" in v:
+            x11 = v["content"]
             if not _valid_101(x11):
                 return False
-        x12 = v.get("locations", ABSENT)
-        if x12 is not ABSENT:
+        if "locations" in v:
+            x12 = v["locations"]
             if not _valid_102(x12):
                 return False
-        x13 = v.get("rawInput", ABSENT)
-        if x13 is not ABSENT:
+        if "rawInput" in v:
+            x13 = v["rawInput"]
             if not _valid_open_value(x13):
                 return False
-        x14 = v.get("rawOutput", ABSENT)
-        if x14 is not ABSENT:
+        if "rawOutput" in v:
+            x14 = v["rawOutput"]
             if not _valid_open_value(x14):
                 return False
-        x15 = v.get("_meta", ABSENT)
-        if x15 is not ABSENT:
+        if "_meta" in v:
+            x15 = v["_meta"]
             if not _valid_154(x15):
                 return False
     else:
@@ -15054,12 +14949,11 @@ def _valid_tool_call_update_session_update(v: Any) -> bool:
                     for x20 in x17.values():
                         if not (isinstance(x20, str) or _valid_open_value(x20)):
                             return False
-        x21 = v.get("sessionUpdate", ABSENT)
-        if x21 is not ABSENT:
-            if not isinstance(x21, str):
-                return False
-            if x21 != "tool_call_update":
-                return False
+        x21 = v["sessionUpdate"]
+        if not isinstance(x21, str):
+            return False
+        if x21 != "tool_call_update":
+            return False
     else:
         return False
     return True
@@ -15087,12 +14981,11 @@ def _valid_plan_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("entries", ABSENT)
-        if x6 is not ABSENT:
-            if not _valid_159(x6):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["entries"]
+        if not _valid_159(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_154(x7):
                 return False
     else:
@@ -15118,12 +15011,11 @@ def _valid_plan_session_update(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("sessionUpdate", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "plan":
-                return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "plan":
+            return False
     else:
         return False
     return True
@@ -15151,12 +15043,11 @@ def _valid_available_commands_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("availableCommands", ABSENT)
-        if x6 is not ABSENT:
-            if not _valid_160(x6):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["availableCommands"]
+        if not _valid_160(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_154(x7):
                 return False
     else:
@@ -15182,12 +15073,11 @@ def _valid_available_commands_update_session_update(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("sessionUpdate", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "available_commands_update":
-                return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "available_commands_update":
+            return False
     else:
         return False
     return True
@@ -15215,12 +15105,11 @@ def _valid_current_mode_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("currentModeId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["currentModeId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_154(x7):
                 return False
     else:
@@ -15246,12 +15135,11 @@ def _valid_current_mode_update_session_update(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("sessionUpdate", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "current_mode_update":
-                return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "current_mode_update":
+            return False
     else:
         return False
     return True
@@ -15279,12 +15167,11 @@ def _valid_config_option_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("configOptions", ABSENT)
-        if x6 is not ABSENT:
-            if not _valid_131(x6):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["configOptions"]
+        if not _valid_131(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_154(x7):
                 return False
     else:
@@ -15310,12 +15197,11 @@ def _valid_config_option_update_session_update(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("sessionUpdate", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "config_option_update":
-                return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "config_option_update":
+            return False
     else:
         return False
     return True
@@ -15341,16 +15227,16 @@ def _valid_session_info_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("updatedAt", ABSENT)
-        if x7 is not ABSENT:
+        if "updatedAt" in v:
+            x7 = v["updatedAt"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_154(x8):
                 return False
     else:
@@ -15376,12 +15262,11 @@ def _valid_session_info_update_session_update(v: Any) -> bool:
                     for x13 in x10.values():
                         if not (isinstance(x13, str) or _valid_open_value(x13)):
                             return False
-        x14 = v.get("sessionUpdate", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-            if x14 != "session_info_update":
-                return False
+        x14 = v["sessionUpdate"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "session_info_update":
+            return False
     else:
         return False
     return True
@@ -15411,30 +15296,28 @@ def _valid_usage_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("used", ABSENT)
-        if x6 is not ABSENT:
-            if not is_integer(x6):
+        x6 = v["used"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
                 return False
-            if is_number(x6):
-                if x6 > 9007199254740991 or x6 != x6:
-                    return False
-                if x6 < 0 or x6 != x6:
-                    return False
-        x7 = v.get("size", ABSENT)
-        if x7 is not ABSENT:
-            if not is_integer(x7):
+            if x6 < 0 or x6 != x6:
                 return False
-            if is_number(x7):
-                if x7 > 9007199254740991 or x7 != x7:
-                    return False
-                if x7 < 0 or x7 != x7:
-                    return False
-        x8 = v.get("cost", ABSENT)
-        if x8 is not ABSENT:
+        x7 = v["size"]
+        if not is_integer(x7):
+            return False
+        if is_number(x7):
+            if x7 > 9007199254740991 or x7 != x7:
+                return False
+            if x7 < 0 or x7 != x7:
+                return False
+        if "cost" in v:
+            x8 = v["cost"]
             if not _valid_161(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_154(x9):
                 return False
     else:
@@ -15460,12 +15343,11 @@ def _valid_usage_update_session_update(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("sessionUpdate", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "usage_update":
-                return False
+        x15 = v["sessionUpdate"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "usage_update":
+            return False
     else:
         return False
     return True
@@ -15495,23 +15377,21 @@ def _valid_notice_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("severity", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x6 = v["severity"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if isinstance(x7, str):
+            if len(x7) < 1:
                 return False
-        x7 = v.get("title", ABSENT)
-        if x7 is not ABSENT:
-            if isinstance(x7, str):
-                if len(x7) < 1:
-                    return False
-            else:
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        else:
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_154(x9):
                 return False
     else:
@@ -15537,12 +15417,11 @@ def _valid_notice_session_update(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("sessionUpdate", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "notice":
-                return False
+        x15 = v["sessionUpdate"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "notice":
+            return False
     else:
         return False
     return True
@@ -15572,24 +15451,22 @@ def _valid_compaction_update_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("compactionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("status", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("summary", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["compactionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["status"]
+        if not isinstance(x7, str):
+            return False
+        if "summary" in v:
+            x8 = v["summary"]
             if not _valid_162(x8):
                 return False
-        x9 = v.get("error", ABSENT)
-        if x9 is not ABSENT:
+        if "error" in v:
+            x9 = v["error"]
             if not _valid_100(x9):
                 return False
-        x10 = v.get("_meta", ABSENT)
-        if x10 is not ABSENT:
+        if "_meta" in v:
+            x10 = v["_meta"]
             if not _valid_154(x10):
                 return False
     else:
@@ -15615,12 +15492,11 @@ def _valid_compaction_update_session_update(v: Any) -> bool:
                     for x15 in x12.values():
                         if not (isinstance(x15, str) or _valid_open_value(x15)):
                             return False
-        x16 = v.get("sessionUpdate", ABSENT)
-        if x16 is not ABSENT:
-            if not isinstance(x16, str):
-                return False
-            if x16 != "compaction_update":
-                return False
+        x16 = v["sessionUpdate"]
+        if not isinstance(x16, str):
+            return False
+        if x16 != "compaction_update":
+            return False
     else:
         return False
     return True
@@ -15650,38 +15526,35 @@ def _valid_compaction_summary_chunk_session_update(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("compactionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
+        x6 = v["compactionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["content"]
+        if not isinstance(x7, dict):
+            if not _valid_text_content_block(x7):
                 return False
-        x7 = v.get("content", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, dict):
-                if not _valid_text_content_block(x7):
+        else:
+            x8 = x7.get("type")
+            x9 = _VALID_BY_TAG_17.get(x8) if isinstance(x8, str) else None
+            if x9 is not None:
+                if not x9(x7):
                     return False
             else:
-                x8 = x7.get("type")
-                x9 = _VALID_BY_TAG_17.get(x8) if isinstance(x8, str) else None
-                if x9 is not None:
-                    if not x9(x7):
-                        return False
-                else:
-                    if isinstance(x7, dict):
-                        x10 = x7.get("type", ABSENT)
-                        if x10 is not ABSENT:
-                            if not (isinstance(x10, str) and x10 in _STRINGS_12):
-                                return False
-            if isinstance(x7, dict):
-                if "type" not in x7:
-                    return False
-                x11 = x7.get("type", ABSENT)
-                if x11 is not ABSENT:
-                    if not isinstance(x11, str):
-                        return False
-            else:
+                if isinstance(x7, dict):
+                    if "type" in x7:
+                        x10 = x7["type"]
+                        if not (isinstance(x10, str) and x10 in _STRINGS_12):
+                            return False
+        if isinstance(x7, dict):
+            if "type" not in x7:
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+            x11 = x7["type"]
+            if not isinstance(x11, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_154(x12):
                 return False
     else:
@@ -15707,12 +15580,11 @@ def _valid_compaction_summary_chunk_session_update(v: Any) -> bool:
                     for x17 in x14.values():
                         if not (isinstance(x17, str) or _valid_open_value(x17)):
                             return False
-        x18 = v.get("sessionUpdate", ABSENT)
-        if x18 is not ABSENT:
-            if not isinstance(x18, str):
-                return False
-            if x18 != "compaction_summary_chunk":
-                return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "compaction_summary_chunk":
+            return False
     else:
         return False
     return True
@@ -15740,34 +15612,32 @@ def _valid_content_tool_call_content(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, dict):
-                if not _valid_text_content_block(x6):
-                    return False
-            else:
-                x7 = x6.get("type")
-                x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
-                if x8 is not None:
-                    if not x8(x6):
-                        return False
-                else:
-                    if isinstance(x6, dict):
-                        x9 = x6.get("type", ABSENT)
-                        if x9 is not ABSENT:
-                            if not (isinstance(x9, str) and x9 in _STRINGS_12):
-                                return False
-            if isinstance(x6, dict):
-                if "type" not in x6:
-                    return False
-                x10 = x6.get("type", ABSENT)
-                if x10 is not ABSENT:
-                    if not isinstance(x10, str):
-                        return False
-            else:
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_163(x11):
                 return False
     else:
@@ -15793,12 +15663,11 @@ def _valid_content_tool_call_content(v: Any) -> bool:
                     for x16 in x13.values():
                         if not (isinstance(x16, str) or _valid_open_value(x16)):
                             return False
-        x17 = v.get("type", ABSENT)
-        if x17 is not ABSENT:
-            if not isinstance(x17, str):
-                return False
-            if x17 != "content":
-                return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "content":
+            return False
     else:
         return False
     return True
@@ -15828,20 +15697,18 @@ def _valid_diff_tool_call_content(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("path", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("oldText", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["path"]
+        if not isinstance(x6, str):
+            return False
+        if "oldText" in v:
+            x7 = v["oldText"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("newText", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x8 = v["newText"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_163(x9):
                 return False
     else:
@@ -15867,12 +15734,11 @@ def _valid_diff_tool_call_content(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("type", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "diff":
-                return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "diff":
+            return False
     else:
         return False
     return True
@@ -15900,12 +15766,11 @@ def _valid_terminal_tool_call_content(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("terminalId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["terminalId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_163(x7):
                 return False
     else:
@@ -15931,12 +15796,11 @@ def _valid_terminal_tool_call_content(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("type", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "terminal":
-                return False
+        x13 = v["type"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "terminal":
+            return False
     else:
         return False
     return True
@@ -15964,12 +15828,11 @@ def _valid_elicitation_session_scope(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("sessionId", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("toolCallId", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "toolCallId" in v:
+            x7 = v["toolCallId"]
             if not _valid_164(x7):
                 return False
     else:
@@ -15999,15 +15862,14 @@ def _valid_elicitation_request_scope(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("requestId", ABSENT)
-        if x6 is not ABSENT:
-            if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+        x6 = v["requestId"]
+        if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
                 return False
-            if is_number(x6):
-                if x6 > 9007199254740991 or x6 != x6:
-                    return False
-                if x6 < -9007199254740991 or x6 != x6:
-                    return False
+            if x6 < -9007199254740991 or x6 != x6:
+                return False
     else:
         return False
     return True
@@ -16033,16 +15895,16 @@ def _valid_string_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("minLength", ABSENT)
-        if x8 is not ABSENT:
+        if "minLength" in v:
+            x8 = v["minLength"]
             if not (is_integer(x8) or x8 is None):
                 return False
             if is_number(x8):
@@ -16050,8 +15912,8 @@ def _valid_string_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x8 < 0 or x8 != x8:
                     return False
-        x9 = v.get("maxLength", ABSENT)
-        if x9 is not ABSENT:
+        if "maxLength" in v:
+            x9 = v["maxLength"]
             if not (is_integer(x9) or x9 is None):
                 return False
             if is_number(x9):
@@ -16059,36 +15921,36 @@ def _valid_string_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x9 < 0 or x9 != x9:
                     return False
-        x10 = v.get("pattern", ABSENT)
-        if x10 is not ABSENT:
+        if "pattern" in v:
+            x10 = v["pattern"]
             if not (isinstance(x10, str) or x10 is None):
                 return False
-        x11 = v.get("format", ABSENT)
-        if x11 is not ABSENT:
+        if "format" in v:
+            x11 = v["format"]
             if not (_valid_string_format(x11) or _valid_97(x11)):
                 return False
-        x12 = v.get("default", ABSENT)
-        if x12 is not ABSENT:
+        if "default" in v:
+            x12 = v["default"]
             if not _valid_100(x12):
                 return False
-        x13 = v.get("enum", ABSENT)
-        if x13 is not ABSENT:
+        if "enum" in v:
+            x13 = v["enum"]
             if not (isinstance(x13, list) or x13 is None):
                 return False
             if isinstance(x13, list):
                 for x15 in x13:
                     if not isinstance(x15, str):
                         return False
-        x16 = v.get("oneOf", ABSENT)
-        if x16 is not ABSENT:
+        if "oneOf" in v:
+            x16 = v["oneOf"]
             if not (isinstance(x16, list) or x16 is None):
                 return False
             if isinstance(x16, list):
                 for x18 in x16:
                     if not _valid_enum_option(x18):
                         return False
-        x19 = v.get("_meta", ABSENT)
-        if x19 is not ABSENT:
+        if "_meta" in v:
+            x19 = v["_meta"]
             if not _valid_163(x19):
                 return False
     else:
@@ -16114,12 +15976,11 @@ def _valid_string_elicitation_property_schema(v: Any) -> bool:
                     for x24 in x21.values():
                         if not (isinstance(x24, str) or _valid_open_value(x24)):
                             return False
-        x25 = v.get("type", ABSENT)
-        if x25 is not ABSENT:
-            if not isinstance(x25, str):
-                return False
-            if x25 != "string":
-                return False
+        x25 = v["type"]
+        if not isinstance(x25, str):
+            return False
+        if x25 != "string":
+            return False
     else:
         return False
     return True
@@ -16145,16 +16006,16 @@ def _valid_number_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("minimum", ABSENT)
-        if x8 is not ABSENT:
+        if "minimum" in v:
+            x8 = v["minimum"]
             if not (is_number(x8) or x8 is None):
                 return False
             if is_number(x8):
@@ -16162,8 +16023,8 @@ def _valid_number_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x8 < -9007199254740991 or x8 != x8:
                     return False
-        x9 = v.get("maximum", ABSENT)
-        if x9 is not ABSENT:
+        if "maximum" in v:
+            x9 = v["maximum"]
             if not (is_number(x9) or x9 is None):
                 return False
             if is_number(x9):
@@ -16171,12 +16032,12 @@ def _valid_number_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x9 < -9007199254740991 or x9 != x9:
                     return False
-        x10 = v.get("default", ABSENT)
-        if x10 is not ABSENT:
+        if "default" in v:
+            x10 = v["default"]
             if not _valid_165(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_163(x11):
                 return False
     else:
@@ -16202,12 +16063,11 @@ def _valid_number_elicitation_property_schema(v: Any) -> bool:
                     for x16 in x13.values():
                         if not (isinstance(x16, str) or _valid_open_value(x16)):
                             return False
-        x17 = v.get("type", ABSENT)
-        if x17 is not ABSENT:
-            if not isinstance(x17, str):
-                return False
-            if x17 != "number":
-                return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "number":
+            return False
     else:
         return False
     return True
@@ -16233,16 +16093,16 @@ def _valid_integer_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("minimum", ABSENT)
-        if x8 is not ABSENT:
+        if "minimum" in v:
+            x8 = v["minimum"]
             if not (is_integer(x8) or x8 is None):
                 return False
             if is_number(x8):
@@ -16250,8 +16110,8 @@ def _valid_integer_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x8 < -9007199254740991 or x8 != x8:
                     return False
-        x9 = v.get("maximum", ABSENT)
-        if x9 is not ABSENT:
+        if "maximum" in v:
+            x9 = v["maximum"]
             if not (is_integer(x9) or x9 is None):
                 return False
             if is_number(x9):
@@ -16259,12 +16119,12 @@ def _valid_integer_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x9 < -9007199254740991 or x9 != x9:
                     return False
-        x10 = v.get("default", ABSENT)
-        if x10 is not ABSENT:
+        if "default" in v:
+            x10 = v["default"]
             if not _valid_166(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_163(x11):
                 return False
     else:
@@ -16290,12 +16150,11 @@ def _valid_integer_elicitation_property_schema(v: Any) -> bool:
                     for x16 in x13.values():
                         if not (isinstance(x16, str) or _valid_open_value(x16)):
                             return False
-        x17 = v.get("type", ABSENT)
-        if x17 is not ABSENT:
-            if not isinstance(x17, str):
-                return False
-            if x17 != "integer":
-                return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "integer":
+            return False
     else:
         return False
     return True
@@ -16321,20 +16180,20 @@ def _valid_boolean_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("default", ABSENT)
-        if x8 is not ABSENT:
+        if "default" in v:
+            x8 = v["default"]
             if not _valid_167(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_163(x9):
                 return False
     else:
@@ -16360,12 +16219,11 @@ def _valid_boolean_elicitation_property_schema(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("type", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "boolean":
-                return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "boolean":
+            return False
     else:
         return False
     return True
@@ -16393,16 +16251,16 @@ def _valid_array_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("title", ABSENT)
-        if x6 is not ABSENT:
+        if "title" in v:
+            x6 = v["title"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("minItems", ABSENT)
-        if x8 is not ABSENT:
+        if "minItems" in v:
+            x8 = v["minItems"]
             if not (is_integer(x8) or x8 is None):
                 return False
             if is_number(x8):
@@ -16410,8 +16268,8 @@ def _valid_array_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x8 < 0 or x8 != x8:
                     return False
-        x9 = v.get("maxItems", ABSENT)
-        if x9 is not ABSENT:
+        if "maxItems" in v:
+            x9 = v["maxItems"]
             if not (is_integer(x9) or x9 is None):
                 return False
             if is_number(x9):
@@ -16419,22 +16277,21 @@ def _valid_array_elicitation_property_schema(v: Any) -> bool:
                     return False
                 if x9 < 0 or x9 != x9:
                     return False
-        x10 = v.get("items", ABSENT)
-        if x10 is not ABSENT:
-            if not isinstance(x10, dict):
+        x10 = v["items"]
+        if not isinstance(x10, dict):
+            return False
+        if _valid_168(x10):
+            if not _valid_tagged_string_multi_select_items(x10):
                 return False
-            if _valid_168(x10):
-                if not _valid_tagged_string_multi_select_items(x10):
-                    return False
-            else:
-                if not _valid_titled_multi_select_items(x10):
-                    return False
-        x11 = v.get("default", ABSENT)
-        if x11 is not ABSENT:
+        else:
+            if not _valid_titled_multi_select_items(x10):
+                return False
+        if "default" in v:
+            x11 = v["default"]
             if not _valid_169(x11):
                 return False
-        x12 = v.get("_meta", ABSENT)
-        if x12 is not ABSENT:
+        if "_meta" in v:
+            x12 = v["_meta"]
             if not _valid_163(x12):
                 return False
     else:
@@ -16460,12 +16317,11 @@ def _valid_array_elicitation_property_schema(v: Any) -> bool:
                     for x17 in x14.values():
                         if not (isinstance(x17, str) or _valid_open_value(x17)):
                             return False
-        x18 = v.get("type", ABSENT)
-        if x18 is not ABSENT:
-            if not isinstance(x18, str):
-                return False
-            if x18 != "array":
-                return False
+        x18 = v["type"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "array":
+            return False
     else:
         return False
     return True
@@ -16493,12 +16349,11 @@ def _valid_unknown_elicitation_property_schema(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("type", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-            if _valid_170(x6):
-                return False
+        x6 = v["type"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_170(x6):
+            return False
     else:
         return False
     return True
@@ -16547,12 +16402,12 @@ def _valid_session_config_options_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("boolean", ABSENT)
-        if x6 is not ABSENT:
+        if "boolean" in v:
+            x6 = v["boolean"]
             if not _valid_171(x6):
                 return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -16603,8 +16458,8 @@ def _valid_elicitation_form_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -16632,8 +16487,8 @@ def _valid_elicitation_url_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -16665,20 +16520,18 @@ def _valid_terminal_auth_method(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("id", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("name", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("args", ABSENT)
-        if x9 is not ABSENT:
+        if "args" in v:
+            x9 = v["args"]
             if _valid_97(x9):
                 return False
             else:
@@ -16688,8 +16541,8 @@ def _valid_terminal_auth_method(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x12 = v.get("env", ABSENT)
-        if x12 is not ABSENT:
+        if "env" in v:
+            x12 = v["env"]
             if _valid_97(x12):
                 return False
             else:
@@ -16699,8 +16552,8 @@ def _valid_terminal_auth_method(v: Any) -> bool:
                             return False
                 else:
                     return False
-        x14 = v.get("_meta", ABSENT)
-        if x14 is not ABSENT:
+        if "_meta" in v:
+            x14 = v["_meta"]
             if not _valid_163(x14):
                 return False
     else:
@@ -16726,12 +16579,11 @@ def _valid_terminal_auth_method(v: Any) -> bool:
                     for x19 in x16.values():
                         if not (isinstance(x19, str) or _valid_open_value(x19)):
                             return False
-        x20 = v.get("type", ABSENT)
-        if x20 is not ABSENT:
-            if not isinstance(x20, str):
-                return False
-            if x20 != "terminal":
-                return False
+        x20 = v["type"]
+        if not isinstance(x20, str):
+            return False
+        if x20 != "terminal":
+            return False
     else:
         return False
     return True
@@ -16761,20 +16613,18 @@ def _valid_auth_method_agent(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("id", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("name", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -16808,27 +16658,24 @@ def _valid_http_mcp_server(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("url", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("headers", ABSENT)
-        if x8 is not ABSENT:
-            if _valid_97(x8):
-                return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["headers"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not _valid_http_header(x10):
+                        return False
             else:
-                if isinstance(x8, list):
-                    for x10 in x8:
-                        if not _valid_http_header(x10):
-                            return False
-                else:
-                    return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_163(x11):
                 return False
     else:
@@ -16854,12 +16701,11 @@ def _valid_http_mcp_server(v: Any) -> bool:
                     for x16 in x13.values():
                         if not (isinstance(x16, str) or _valid_open_value(x16)):
                             return False
-        x17 = v.get("type", ABSENT)
-        if x17 is not ABSENT:
-            if not isinstance(x17, str):
-                return False
-            if x17 != "http":
-                return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "http":
+            return False
     else:
         return False
     return True
@@ -16891,27 +16737,24 @@ def _valid_sse_mcp_server(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("url", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("headers", ABSENT)
-        if x8 is not ABSENT:
-            if _valid_97(x8):
-                return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["headers"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not _valid_http_header(x10):
+                        return False
             else:
-                if isinstance(x8, list):
-                    for x10 in x8:
-                        if not _valid_http_header(x10):
-                            return False
-                else:
-                    return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_163(x11):
                 return False
     else:
@@ -16937,12 +16780,11 @@ def _valid_sse_mcp_server(v: Any) -> bool:
                     for x16 in x13.values():
                         if not (isinstance(x16, str) or _valid_open_value(x16)):
                             return False
-        x17 = v.get("type", ABSENT)
-        if x17 is not ABSENT:
-            if not isinstance(x17, str):
-                return False
-            if x17 != "sse":
-                return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "sse":
+            return False
     else:
         return False
     return True
@@ -16976,38 +16818,34 @@ def _valid_mcp_server_stdio(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("command", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("args", ABSENT)
-        if x8 is not ABSENT:
-            if _valid_97(x8):
-                return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["command"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["args"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not isinstance(x10, str):
+                        return False
             else:
-                if isinstance(x8, list):
-                    for x10 in x8:
-                        if not isinstance(x10, str):
-                            return False
-                else:
-                    return False
-        x11 = v.get("env", ABSENT)
-        if x11 is not ABSENT:
-            if _valid_97(x11):
                 return False
+        x11 = v["env"]
+        if _valid_97(x11):
+            return False
+        else:
+            if isinstance(x11, list):
+                for x13 in x11:
+                    if not _valid_env_variable(x13):
+                        return False
             else:
-                if isinstance(x11, list):
-                    for x13 in x11:
-                        if not _valid_env_variable(x13):
-                            return False
-                else:
-                    return False
-        x14 = v.get("_meta", ABSENT)
-        if x14 is not ABSENT:
+                return False
+        if "_meta" in v:
+            x14 = v["_meta"]
             if not _valid_96(x14):
                 return False
     else:
@@ -17039,20 +16877,18 @@ def _valid_session_mode(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("id", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("name", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -17084,14 +16920,12 @@ def _valid_select_session_config_option(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("currentValue", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("options", ABSENT)
-        if x7 is not ABSENT:
-            if not (_valid_ungrouped_session_config_select_options(x7)):
-                return False
+        x6 = v["currentValue"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["options"]
+        if not (_valid_ungrouped_session_config_select_options(x7)):
+            return False
     else:
         return False
     if isinstance(v, dict):
@@ -17119,30 +16953,27 @@ def _valid_select_session_config_option(v: Any) -> bool:
                     for x12 in x9.values():
                         if not (isinstance(x12, str) or _valid_open_value(x12)):
                             return False
-        x13 = v.get("type", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-            if x13 != "select":
-                return False
-        x14 = v.get("id", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-        x15 = v.get("name", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-        x16 = v.get("description", ABSENT)
-        if x16 is not ABSENT:
+        x13 = v["type"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "select":
+            return False
+        x14 = v["id"]
+        if not isinstance(x14, str):
+            return False
+        x15 = v["name"]
+        if not isinstance(x15, str):
+            return False
+        if "description" in v:
+            x16 = v["description"]
             if not _valid_100(x16):
                 return False
-        x17 = v.get("category", ABSENT)
-        if x17 is not ABSENT:
+        if "category" in v:
+            x17 = v["category"]
             if not _valid_172(x17):
                 return False
-        x18 = v.get("_meta", ABSENT)
-        if x18 is not ABSENT:
+        if "_meta" in v:
+            x18 = v["_meta"]
             if not _valid_96(x18):
                 return False
     else:
@@ -17172,10 +17003,9 @@ def _valid_boolean_session_config_option(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("currentValue", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, bool):
-                return False
+        x6 = v["currentValue"]
+        if not isinstance(x6, bool):
+            return False
     else:
         return False
     if isinstance(v, dict):
@@ -17203,30 +17033,27 @@ def _valid_boolean_session_config_option(v: Any) -> bool:
                     for x11 in x8.values():
                         if not (isinstance(x11, str) or _valid_open_value(x11)):
                             return False
-        x12 = v.get("type", ABSENT)
-        if x12 is not ABSENT:
-            if not isinstance(x12, str):
-                return False
-            if x12 != "boolean":
-                return False
-        x13 = v.get("id", ABSENT)
-        if x13 is not ABSENT:
-            if not isinstance(x13, str):
-                return False
-        x14 = v.get("name", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-        x15 = v.get("description", ABSENT)
-        if x15 is not ABSENT:
+        x12 = v["type"]
+        if not isinstance(x12, str):
+            return False
+        if x12 != "boolean":
+            return False
+        x13 = v["id"]
+        if not isinstance(x13, str):
+            return False
+        x14 = v["name"]
+        if not isinstance(x14, str):
+            return False
+        if "description" in v:
+            x15 = v["description"]
             if not _valid_100(x15):
                 return False
-        x16 = v.get("category", ABSENT)
-        if x16 is not ABSENT:
+        if "category" in v:
+            x16 = v["category"]
             if not _valid_172(x16):
                 return False
-        x17 = v.get("_meta", ABSENT)
-        if x17 is not ABSENT:
+        if "_meta" in v:
+            x17 = v["_meta"]
             if not _valid_96(x17):
                 return False
     else:
@@ -17256,16 +17083,15 @@ def _valid_text_content_block(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("annotations", ABSENT)
-        if x6 is not ABSENT:
+        if "annotations" in v:
+            x6 = v["annotations"]
             if not _valid_173(x6):
                 return False
-        x7 = v.get("text", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x7 = v["text"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_163(x8):
                 return False
     else:
@@ -17291,12 +17117,11 @@ def _valid_text_content_block(v: Any) -> bool:
                     for x13 in x10.values():
                         if not (isinstance(x13, str) or _valid_open_value(x13)):
                             return False
-        x14 = v.get("type", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-            if x14 != "text":
-                return False
+        x14 = v["type"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "text":
+            return False
     else:
         return False
     return True
@@ -17326,24 +17151,22 @@ def _valid_image_content_block(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("annotations", ABSENT)
-        if x6 is not ABSENT:
+        if "annotations" in v:
+            x6 = v["annotations"]
             if not _valid_173(x6):
                 return False
-        x7 = v.get("data", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("mimeType", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("uri", ABSENT)
-        if x9 is not ABSENT:
+        x7 = v["data"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["mimeType"]
+        if not isinstance(x8, str):
+            return False
+        if "uri" in v:
+            x9 = v["uri"]
             if not _valid_100(x9):
                 return False
-        x10 = v.get("_meta", ABSENT)
-        if x10 is not ABSENT:
+        if "_meta" in v:
+            x10 = v["_meta"]
             if not _valid_163(x10):
                 return False
     else:
@@ -17369,12 +17192,11 @@ def _valid_image_content_block(v: Any) -> bool:
                     for x15 in x12.values():
                         if not (isinstance(x15, str) or _valid_open_value(x15)):
                             return False
-        x16 = v.get("type", ABSENT)
-        if x16 is not ABSENT:
-            if not isinstance(x16, str):
-                return False
-            if x16 != "image":
-                return False
+        x16 = v["type"]
+        if not isinstance(x16, str):
+            return False
+        if x16 != "image":
+            return False
     else:
         return False
     return True
@@ -17404,20 +17226,18 @@ def _valid_audio_content_block(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("annotations", ABSENT)
-        if x6 is not ABSENT:
+        if "annotations" in v:
+            x6 = v["annotations"]
             if not _valid_173(x6):
                 return False
-        x7 = v.get("data", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("mimeType", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x7 = v["data"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["mimeType"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_163(x9):
                 return False
     else:
@@ -17443,12 +17263,11 @@ def _valid_audio_content_block(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("type", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "audio":
-                return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "audio":
+            return False
     else:
         return False
     return True
@@ -17478,36 +17297,34 @@ def _valid_resource_link_content_block(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("annotations", ABSENT)
-        if x6 is not ABSENT:
+        if "annotations" in v:
+            x6 = v["annotations"]
             if not _valid_173(x6):
                 return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
+        if "description" in v:
+            x7 = v["description"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("mimeType", ABSENT)
-        if x8 is not ABSENT:
+        if "mimeType" in v:
+            x8 = v["mimeType"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("name", ABSENT)
-        if x9 is not ABSENT:
-            if not isinstance(x9, str):
-                return False
-        x10 = v.get("size", ABSENT)
-        if x10 is not ABSENT:
+        x9 = v["name"]
+        if not isinstance(x9, str):
+            return False
+        if "size" in v:
+            x10 = v["size"]
             if not _valid_166(x10):
                 return False
-        x11 = v.get("title", ABSENT)
-        if x11 is not ABSENT:
+        if "title" in v:
+            x11 = v["title"]
             if not _valid_100(x11):
                 return False
-        x12 = v.get("uri", ABSENT)
-        if x12 is not ABSENT:
-            if not isinstance(x12, str):
-                return False
-        x13 = v.get("_meta", ABSENT)
-        if x13 is not ABSENT:
+        x12 = v["uri"]
+        if not isinstance(x12, str):
+            return False
+        if "_meta" in v:
+            x13 = v["_meta"]
             if not _valid_163(x13):
                 return False
     else:
@@ -17533,12 +17350,11 @@ def _valid_resource_link_content_block(v: Any) -> bool:
                     for x18 in x15.values():
                         if not (isinstance(x18, str) or _valid_open_value(x18)):
                             return False
-        x19 = v.get("type", ABSENT)
-        if x19 is not ABSENT:
-            if not isinstance(x19, str):
-                return False
-            if x19 != "resource_link":
-                return False
+        x19 = v["type"]
+        if not isinstance(x19, str):
+            return False
+        if x19 != "resource_link":
+            return False
     else:
         return False
     return True
@@ -17566,23 +17382,22 @@ def _valid_resource_content_block(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("annotations", ABSENT)
-        if x6 is not ABSENT:
+        if "annotations" in v:
+            x6 = v["annotations"]
             if not _valid_173(x6):
                 return False
-        x7 = v.get("resource", ABSENT)
-        if x7 is not ABSENT:
-            if _valid_174(x7):
-                if not _valid_text_resource_contents(x7):
-                    return False
-            elif _valid_175(x7):
-                if not _valid_blob_resource_contents(x7):
-                    return False
-            else:
-                if not (_valid_text_resource_contents(x7)):
-                    return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x7 = v["resource"]
+        if _valid_174(x7):
+            if not _valid_text_resource_contents(x7):
+                return False
+        elif _valid_175(x7):
+            if not _valid_blob_resource_contents(x7):
+                return False
+        else:
+            if not (_valid_text_resource_contents(x7)):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_163(x8):
                 return False
     else:
@@ -17608,12 +17423,11 @@ def _valid_resource_content_block(v: Any) -> bool:
                     for x13 in x10.values():
                         if not (isinstance(x13, str) or _valid_open_value(x13)):
                             return False
-        x14 = v.get("type", ABSENT)
-        if x14 is not ABSENT:
-            if not isinstance(x14, str):
-                return False
-            if x14 != "resource":
-                return False
+        x14 = v["type"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "resource":
+            return False
     else:
         return False
     return True
@@ -17651,24 +17465,21 @@ def _valid_plan_entry(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("content", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("priority", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-            if not (isinstance(x7, str) and x7 in _STRINGS_104):
-                return False
-        x8 = v.get("status", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-            if not (isinstance(x8, str) and x8 in _STRINGS_105):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["content"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["priority"]
+        if not isinstance(x7, str):
+            return False
+        if not (isinstance(x7, str) and x7 in _STRINGS_104):
+            return False
+        x8 = v["status"]
+        if not isinstance(x8, str):
+            return False
+        if not (isinstance(x8, str) and x8 in _STRINGS_105):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -17700,20 +17511,18 @@ def _valid_available_command(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("description", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("input", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["description"]
+        if not isinstance(x7, str):
+            return False
+        if "input" in v:
+            x8 = v["input"]
             if not _valid_176(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -17745,21 +17554,19 @@ def _valid_cost(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("amount", ABSENT)
-        if x6 is not ABSENT:
-            if is_number(x6):
-                if x6 > 9007199254740991 or x6 != x6:
-                    return False
-                if x6 < -9007199254740991 or x6 != x6:
-                    return False
-            else:
+        x6 = v["amount"]
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
                 return False
-        x7 = v.get("currency", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
+            if x6 < -9007199254740991 or x6 != x6:
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        else:
+            return False
+        x7 = v["currency"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -17805,20 +17612,18 @@ def _valid_enum_option(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("const", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("title", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["const"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -17848,16 +17653,15 @@ def _valid_tagged_string_multi_select_items(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("enum", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, list):
-                for x8 in x6:
-                    if not isinstance(x8, str):
-                        return False
-            else:
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["enum"]
+        if isinstance(x6, list):
+            for x8 in x6:
+                if not isinstance(x8, str):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_163(x9):
                 return False
     else:
@@ -17883,12 +17687,11 @@ def _valid_tagged_string_multi_select_items(v: Any) -> bool:
                     for x14 in x11.values():
                         if not (isinstance(x14, str) or _valid_open_value(x14)):
                             return False
-        x15 = v.get("type", ABSENT)
-        if x15 is not ABSENT:
-            if not isinstance(x15, str):
-                return False
-            if x15 != "string":
-                return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "string":
+            return False
     else:
         return False
     return True
@@ -17916,16 +17719,15 @@ def _valid_titled_multi_select_items(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("anyOf", ABSENT)
-        if x6 is not ABSENT:
-            if isinstance(x6, list):
-                for x8 in x6:
-                    if not _valid_enum_option(x8):
-                        return False
-            else:
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x6 = v["anyOf"]
+        if isinstance(x6, list):
+            for x8 in x6:
+                if not _valid_enum_option(x8):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -17953,8 +17755,8 @@ def _valid_boolean_config_option_capabilities(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("_meta", ABSENT)
-        if x6 is not ABSENT:
+        if "_meta" in v:
+            x6 = v["_meta"]
             if not _valid_96(x6):
                 return False
     else:
@@ -17986,16 +17788,14 @@ def _valid_http_header(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("name", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("value", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["value"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -18039,20 +17839,20 @@ def _valid_annotations(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("audience", ABSENT)
-        if x6 is not ABSENT:
+        if "audience" in v:
+            x6 = v["audience"]
             if not _valid_177(x6):
                 return False
-        x7 = v.get("lastModified", ABSENT)
-        if x7 is not ABSENT:
+        if "lastModified" in v:
+            x7 = v["lastModified"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("priority", ABSENT)
-        if x8 is not ABSENT:
+        if "priority" in v:
+            x8 = v["priority"]
             if not _valid_165(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -18084,20 +17884,18 @@ def _valid_text_resource_contents(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("mimeType", ABSENT)
-        if x6 is not ABSENT:
+        if "mimeType" in v:
+            x6 = v["mimeType"]
             if not _valid_100(x6):
                 return False
-        x7 = v.get("text", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("uri", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x7 = v["text"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["uri"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -18129,20 +17927,18 @@ def _valid_blob_resource_contents(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("blob", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("mimeType", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["blob"]
+        if not isinstance(x6, str):
+            return False
+        if "mimeType" in v:
+            x7 = v["mimeType"]
             if not _valid_100(x7):
                 return False
-        x8 = v.get("uri", ABSENT)
-        if x8 is not ABSENT:
-            if not isinstance(x8, str):
-                return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        x8 = v["uri"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -18184,20 +17980,18 @@ def _valid_session_config_select_option(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("value", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("name", ABSENT)
-        if x7 is not ABSENT:
-            if not isinstance(x7, str):
-                return False
-        x8 = v.get("description", ABSENT)
-        if x8 is not ABSENT:
+        x6 = v["value"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
             if not _valid_100(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -18235,12 +18029,11 @@ def _valid_unstructured_command_input(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("hint", ABSENT)
-        if x6 is not ABSENT:
-            if not isinstance(x6, str):
-                return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        x6 = v["hint"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -19050,16 +18843,16 @@ def _valid_109(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("readTextFile", ABSENT)
-        if x6 is not ABSENT:
+        if "readTextFile" in v:
+            x6 = v["readTextFile"]
             if not _valid_108(x6):
                 return False
-        x7 = v.get("writeTextFile", ABSENT)
-        if x7 is not ABSENT:
+        if "writeTextFile" in v:
+            x7 = v["writeTextFile"]
             if not _valid_108(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -19093,12 +18886,12 @@ def _valid_111(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("terminal", ABSENT)
-        if x6 is not ABSENT:
+        if "terminal" in v:
+            x6 = v["terminal"]
             if not _valid_108(x6):
                 return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -19132,28 +18925,28 @@ def _valid_113(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("fs", ABSENT)
-        if x6 is not ABSENT:
+        if "fs" in v:
+            x6 = v["fs"]
             if not _valid_109(x6):
                 return False
-        x7 = v.get("terminal", ABSENT)
-        if x7 is not ABSENT:
+        if "terminal" in v:
+            x7 = v["terminal"]
             if not _valid_108(x7):
                 return False
-        x8 = v.get("session", ABSENT)
-        if x8 is not ABSENT:
+        if "session" in v:
+            x8 = v["session"]
             if not _valid_110(x8):
                 return False
-        x9 = v.get("auth", ABSENT)
-        if x9 is not ABSENT:
+        if "auth" in v:
+            x9 = v["auth"]
             if not _valid_111(x9):
                 return False
-        x10 = v.get("elicitation", ABSENT)
-        if x10 is not ABSENT:
+        if "elicitation" in v:
+            x10 = v["elicitation"]
             if not _valid_112(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_96(x11):
                 return False
     else:
@@ -19187,20 +18980,20 @@ def _valid_115(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("image", ABSENT)
-        if x6 is not ABSENT:
+        if "image" in v:
+            x6 = v["image"]
             if not _valid_108(x6):
                 return False
-        x7 = v.get("audio", ABSENT)
-        if x7 is not ABSENT:
+        if "audio" in v:
+            x7 = v["audio"]
             if not _valid_108(x7):
                 return False
-        x8 = v.get("embeddedContext", ABSENT)
-        if x8 is not ABSENT:
+        if "embeddedContext" in v:
+            x8 = v["embeddedContext"]
             if not _valid_108(x8):
                 return False
-        x9 = v.get("_meta", ABSENT)
-        if x9 is not ABSENT:
+        if "_meta" in v:
+            x9 = v["_meta"]
             if not _valid_96(x9):
                 return False
     else:
@@ -19228,16 +19021,16 @@ def _valid_116(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("http", ABSENT)
-        if x6 is not ABSENT:
+        if "http" in v:
+            x6 = v["http"]
             if not _valid_108(x6):
                 return False
-        x7 = v.get("sse", ABSENT)
-        if x7 is not ABSENT:
+        if "sse" in v:
+            x7 = v["sse"]
             if not _valid_108(x7):
                 return False
-        x8 = v.get("_meta", ABSENT)
-        if x8 is not ABSENT:
+        if "_meta" in v:
+            x8 = v["_meta"]
             if not _valid_96(x8):
                 return False
     else:
@@ -19295,28 +19088,28 @@ def _valid_122(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("list", ABSENT)
-        if x6 is not ABSENT:
+        if "list" in v:
+            x6 = v["list"]
             if not _valid_117(x6):
                 return False
-        x7 = v.get("delete", ABSENT)
-        if x7 is not ABSENT:
+        if "delete" in v:
+            x7 = v["delete"]
             if not _valid_118(x7):
                 return False
-        x8 = v.get("additionalDirectories", ABSENT)
-        if x8 is not ABSENT:
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
             if not _valid_119(x8):
                 return False
-        x9 = v.get("resume", ABSENT)
-        if x9 is not ABSENT:
+        if "resume" in v:
+            x9 = v["resume"]
             if not _valid_120(x9):
                 return False
-        x10 = v.get("close", ABSENT)
-        if x10 is not ABSENT:
+        if "close" in v:
+            x10 = v["close"]
             if not _valid_121(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_96(x11):
                 return False
     else:
@@ -19350,12 +19143,12 @@ def _valid_124(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("logout", ABSENT)
-        if x6 is not ABSENT:
+        if "logout" in v:
+            x6 = v["logout"]
             if not _valid_123(x6):
                 return False
-        x7 = v.get("_meta", ABSENT)
-        if x7 is not ABSENT:
+        if "_meta" in v:
+            x7 = v["_meta"]
             if not _valid_96(x7):
                 return False
     else:
@@ -19383,28 +19176,28 @@ def _valid_125(v: Any) -> bool:
                     for x5 in x2.values():
                         if not (isinstance(x5, str) or _valid_open_value(x5)):
                             return False
-        x6 = v.get("loadSession", ABSENT)
-        if x6 is not ABSENT:
+        if "loadSession" in v:
+            x6 = v["loadSession"]
             if not _valid_108(x6):
                 return False
-        x7 = v.get("promptCapabilities", ABSENT)
-        if x7 is not ABSENT:
+        if "promptCapabilities" in v:
+            x7 = v["promptCapabilities"]
             if not _valid_115(x7):
                 return False
-        x8 = v.get("mcpCapabilities", ABSENT)
-        if x8 is not ABSENT:
+        if "mcpCapabilities" in v:
+            x8 = v["mcpCapabilities"]
             if not _valid_116(x8):
                 return False
-        x9 = v.get("sessionCapabilities", ABSENT)
-        if x9 is not ABSENT:
+        if "sessionCapabilities" in v:
+            x9 = v["sessionCapabilities"]
             if not _valid_122(x9):
                 return False
-        x10 = v.get("auth", ABSENT)
-        if x10 is not ABSENT:
+        if "auth" in v:
+            x10 = v["auth"]
             if not _valid_124(x10):
                 return False
-        x11 = v.get("_meta", ABSENT)
-        if x11 is not ABSENT:
+        if "_meta" in v:
+            x11 = v["_meta"]
             if not _valid_96(x11):
                 return False
     else:
@@ -19452,10 +19245,9 @@ def _valid_130(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "boolean":
-                return False
+        x1 = v["type"]
+        if x1 != "boolean":
+            return False
     return True
 
 
@@ -19562,10 +19354,9 @@ def _valid_146(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "terminal":
-                return False
+        x1 = v["type"]
+        if x1 != "terminal":
+            return False
     return True
 
 
@@ -19761,10 +19552,9 @@ def _valid_168(v: Any) -> bool:
     if isinstance(v, dict):
         if "type" not in v:
             return False
-        x1 = v.get("type", ABSENT)
-        if x1 is not ABSENT:
-            if x1 != "string":
-                return False
+        x1 = v["type"]
+        if x1 != "string":
+            return False
     return True
 
 
