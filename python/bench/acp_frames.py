@@ -13,6 +13,7 @@ from acp import schema
 
 from dsh_sdk.acp import validate_prompt_request, validate_session_notification
 from dsh_sdk.acp._gen import validators
+from dsh_sdk.validation_runtime import run
 
 Frame = dict[str, Any]
 
@@ -70,7 +71,7 @@ def _full_check(validate: Callable[[object], list[Any]]) -> Callable[[object], l
     # that shows what the fast path (python.fastValidators) saves.
     [name] = [n for n in validate.__code__.co_names if n.startswith("_check")]
     check = getattr(validators, name)
-    return lambda value: validators.run(check, value)
+    return lambda value: run(check, value)
 
 
 _FULL_PROMPT = _full_check(validate_prompt_request)
