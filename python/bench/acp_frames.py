@@ -12,6 +12,8 @@ from typing import Any
 from acp import schema
 
 from dsh_sdk.acp import validate_prompt_request, validate_session_notification
+from dsh_sdk.acp._gen import validators
+from dsh_sdk.validation_runtime import run
 
 Frame = dict[str, Any]
 
@@ -62,6 +64,24 @@ def ours(frame: Frame) -> bool:
     if frame["method"] == "session/prompt":
         return not validate_prompt_request(frame["params"])
     return not validate_session_notification(frame["params"])
+
+
+def _full_check(validate: Callable[[object], list[Any]]) -> Callable[[object], list[Any]]:
+    # The full check a public validator falls back to (`run` of its `_check_...`), for the row
+    # that shows what the fast path (python.fastValidators) saves.
+    [name] = [n for n in validate.__code__.co_names if n.startswith("_check")]
+    check = getattr(validators, name)
+    return lambda value: run(check, value)
+
+
+_FULL_PROMPT = _full_check(validate_prompt_request)
+_FULL_NOTIFICATION = _full_check(validate_session_notification)
+
+
+def ours_full_check(frame: Frame) -> bool:
+    if frame["method"] == "session/prompt":
+        return not _FULL_PROMPT(frame["params"])
+    return not _FULL_NOTIFICATION(frame["params"])
 
 
 def pydantic_sdk(frame: Frame) -> bool:

@@ -175,10 +175,12 @@ async def big_frame_scenario(mib: int, verdicts: Verdicts) -> None:
 async def acp_scenario(count: int, verdicts: Verdicts) -> None:
     lines = acp_frames.acp_lines(count)
     ours = "dsh_sdk.acp generated validators"
+    full = "the same, full check only (no fast path)"
     theirs = "official ACP SDK 0.12.1 (pydantic 2)"
     competitors = {
         FLOOR: sync(partial(acp_frames.decode_with, lines, None)),
         ours: sync(partial(acp_frames.decode_with, lines, acp_frames.ours)),
+        full: sync(partial(acp_frames.decode_with, lines, acp_frames.ours_full_check)),
         theirs: sync(partial(acp_frames.decode_with, lines, acp_frames.pydantic_sdk)),
     }
     stats = await compare(competitors, rounds=ROUNDS, warmup=WARMUP)

@@ -14,6 +14,7 @@ import {
   PY_LINE_LENGTH,
 } from './py-literals.js';
 import type { Pointer } from './py-validator-module.js';
+import { RepairAnalysis } from './py-fast-path.js';
 import {
   isPlainObject,
   ModuleParts,
@@ -22,8 +23,11 @@ import {
   TYPE_TEST,
 } from './py-validator-module.js';
 
-/** collect: append violations to `out`. test: `return False` at the first one (in a predicate). */
-export type Mode = 'collect' | 'test';
+/**
+ * collect: append violations to `out`. test: `return False` at the first one (in a predicate).
+ * fast: `return False` at the first one or at a repair, calling fast checks (py-fast-path.ts).
+ */
+export type Mode = 'collect' | 'test' | 'fast';
 
 /** Where a value sits in its parent, for the lenient repairs that remove or replace it. */
 export interface Slot {
@@ -46,11 +50,29 @@ export interface Scope {
 export abstract class PyCheckWriter {
   readonly parts = new ModuleParts();
   private counter = 0;
+  /** The definitions whose fast check is called, in the order first called. */
+  readonly fastCalled = new Set<string>();
+  private repairAnalysis: RepairAnalysis | undefined;
   constructor(protected readonly definitions: Record<string, unknown>) {}
+
+  /** The schema of every definition, by name. */
+  get definitionSchemas(): Readonly<Record<string, unknown>> {
+    return this.definitions;
+  }
 
   /** The name of the check function of a definition. */
   static checkName(definition: string): string {
     return `_check_${snakeCase(definition)}`;
+  }
+
+  /** The name of the fast check (a boolean) of a definition. */
+  static fastName(definition: string): string {
+    return `_valid_${snakeCase(definition)}`;
+  }
+
+  protected repairFree(schema: unknown): boolean {
+    this.repairAnalysis ??= new RepairAnalysis(this.definitions);
+    return this.repairAnalysis.repairFree(schema);
   }
 
   /** Compiles a function body with its own variable numbering, so identical bodies print identically. */
@@ -65,6 +87,7 @@ export abstract class PyCheckWriter {
   }
 
   protected anyOf(branches: unknown[], s: Scope): string[] {
+    if (s.mode === 'fast') return this.fastAnyOf(branches, s);
     const checks = branches.map((b, i) => this.hoist(b, `${s.at}/anyOf/${i}`));
     if (s.mode === 'test') {
       const passes = this.parts.use('passes');
@@ -86,9 +109,20 @@ export abstract class PyCheckWriter {
     return [layoutPy(call, s.indent.length)];
   }
 
+  /**
+   * anyOf in a fast check: one branch passing suffices. The full check runs the branches in order,
+   * repairing as it goes, so past a branch that can repair only the full check can tell.
+   */
+  private fastAnyOf(branches: unknown[], s: Scope): string[] {
+    const exact = branches.every((b) => this.repairFree(b));
+    const used = exact ? branches : branches.slice(0, 1);
+    const tests = used.map((b, i) => `${this.hoist(b, `${s.at}/anyOf/${i}`, 'fast')}(${s.value})`);
+    return this.guard(`not (${tests.join(' or ')})`, '', s);
+  }
+
   /** if/then/else; an `else` that is only another if/then/else prints as `elif` (dispatch chains). */
   protected ifThenElse(node: SchemaNode, s: Scope): string[] {
-    const dispatch = s.mode === 'collect' ? tagDispatch(node) : null;
+    const dispatch = s.mode === 'test' ? null : tagDispatch(node);
     if (dispatch) return this.tableDispatch(dispatch, s);
     const lines: string[] = [];
     const inner = { ...s, indent: `${s.indent}    ` };
@@ -96,11 +130,17 @@ export abstract class PyCheckWriter {
     let at = s.at;
     let keyword = 'if';
     while (current) {
-      lines.push(`${s.indent}${keyword} ${this.predicate(current['if'], `${at}/if`)}(${s.value}):`);
+      const test = this.ifTest(current['if'], `${at}/if`, s);
+      lines.push(`${s.indent}${keyword} ${test}(${s.value}):`);
       const then =
         'then' in current ? this.node(current['then'], { ...inner, at: `${at}/then` }) : [];
       lines.push(...(then.length > 0 ? then : [`${inner.indent}pass`]));
       const otherwise: unknown = current['else'];
+      if (s.mode === 'fast' && !this.repairFree(current['if'])) {
+        // The fast test fails where the full one would repair, so only the full check can tell.
+        lines.push(`${s.indent}else:`, this.fail(inner, ''));
+        break;
+      }
       if (isChainLink(otherwise)) {
         [current, at, keyword] = [otherwise, `${at}/else`, 'elif'];
         continue;
@@ -110,7 +150,12 @@ export abstract class PyCheckWriter {
       if (elseLines.length > 0) lines.push(`${s.indent}else:`, ...elseLines);
       current = null;
     }
-    return lines;
+    return s.mode === 'fast' ? fastGuard(lines) : lines;
+  }
+
+  /** The function that tests an `if` schema: a predicate, or in a fast check its fast check. */
+  private ifTest(schema: unknown, at: string, s: Scope): string {
+    return s.mode === 'fast' ? this.hoist(schema, at, 'fast') : this.predicate(schema, at);
   }
 
   /**
@@ -122,10 +167,10 @@ export abstract class PyCheckWriter {
   private tableDispatch(chain: TagDispatch, s: Scope): string[] {
     const inner = { ...s, indent: `${s.indent}    ` };
     const checks = chain.links.map(
-      ([tag, then], i) => [tag, this.hoist(then, `${chain.at[i]}/then`)] as const,
+      ([tag, then], i) => [tag, this.hoist(then, `${chain.at[i]}/then`, s.mode)] as const,
     );
     const [[, first]] = checks as [readonly [string, string]];
-    const table = this.parts.checkTable(checks);
+    const table = this.parts.checkTable(checks, s.mode === 'fast' ? 'Predicate' : 'Check');
     const tag = this.fresh('x');
     const check = this.fresh('x');
     const otherwise =
@@ -153,13 +198,18 @@ export abstract class PyCheckWriter {
   }
 
   /** A module-level check function for a subschema (a definition's own for a `$ref`). */
-  protected hoist(schema: unknown, at: string): string {
+  protected hoist(schema: unknown, at: string, mode: Mode = 'collect'): string {
     if (
       isPlainObject(schema) &&
       Object.keys(schema).length === 1 &&
       typeof schema['$ref'] === 'string'
     ) {
-      return this.refCheck(schema['$ref'], at);
+      return this.refCheck(schema['$ref'], at, mode);
+    }
+    if (mode === 'fast') {
+      const fast: Scope = { value: 'v', pointer: [], indent: '    ', mode, at };
+      const body = this.isolated(() => this.node(schema, fast));
+      return this.parts.helper('_valid', ['v: Any'], '-> bool', [...body, '    return True']);
     }
     const scope: Scope = { value: 'v', pointer: ROOT_POINTER, indent: '    ', mode: 'collect', at };
     const body = this.isolated(() => this.node(schema, scope));
@@ -171,14 +221,18 @@ export abstract class PyCheckWriter {
     );
   }
 
-  protected refCheck(ref: string, at: string): string {
+  protected refCheck(ref: string, at: string, mode: Mode = 'collect'): string {
     const name = ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : '';
     if (!(name in this.definitions))
       throw new Error(`py-validators: unresolvable $ref "${ref}" at ${at}`);
-    return PyCheckWriter.checkName(name);
+    if (mode !== 'fast') return PyCheckWriter.checkName(name);
+    this.fastCalled.add(name);
+    return PyCheckWriter.fastName(name);
   }
 
+  /** A call of `check`; in a fast check, `check` is a fast one. */
   protected call(check: string, s: Scope): string[] {
+    if (s.mode === 'fast') return this.guard(`not ${check}(${s.value})`, '', s);
     if (s.mode === 'test') {
       const passes = this.parts.use('passes');
       return [`${s.indent}if not ${passes}(${check}, ${s.value}):`, `${s.indent}    return False`];
@@ -191,7 +245,7 @@ export abstract class PyCheckWriter {
   }
 
   protected fail(s: Scope, message: string): string {
-    if (s.mode === 'test') return `${s.indent}return False`;
+    if (s.mode !== 'collect') return `${s.indent}return False`;
     const violation = pyTupleExpr([pointerExpr(s.pointer), pyStr(message)]);
     return layoutPy(pyCallExpr('out.append', [violation]), s.indent.length);
   }
@@ -209,6 +263,16 @@ export abstract class PyCheckWriter {
 
   /** The statements checking `schema` in scope `s` (the keyword compiler). */
   protected abstract node(schema: unknown, s: Scope): string[];
+}
+
+/** `if t(v): pass / else: return False` (a fast `if` that can only fail) as `if not t(v): ...`. */
+function fastGuard(lines: string[]): string[] {
+  const [test, pass, otherwise, fail] = lines;
+  if (lines.length !== 4 || !pass?.endsWith(' pass') || !fail?.endsWith(' return False'))
+    return lines;
+  if (!test?.trimStart().startsWith('if ') || !otherwise?.trimStart().startsWith('else:'))
+    return lines;
+  return [test.replace('if ', 'if not '), fail];
 }
 
 /** An if/then/else chain that only dispatches on one member's string value. */

@@ -10,6 +10,7 @@ import type { SchemaNode } from '../idl/model.js';
 import { REF_PREFIX } from '../idl/model.js';
 import { snakeCase } from '../idl/names.js';
 import { PyCheckWriter } from './py-check-writer.js';
+import { OpenContentImplication, passesEveryString } from './py-fast-path.js';
 import type { Scope } from './py-check-writer.js';
 import type { PyExpr } from './py-literals.js';
 import { PY_LINE_LENGTH } from './py-literals.js';
@@ -41,6 +42,9 @@ function typeList(node: SchemaNode): string[] {
 export class PyValidatorCompiler extends PyCheckWriter {
   /** Definitions being compiled in place, whose references inside stay calls. */
   protected readonly inlined = new Set<string>();
+  /** In a fast check, the members of a variant that its base, compiled in place, may skip. */
+  private checkedElsewhere: { value: string; properties: Record<string, unknown> } | undefined;
+  private openContent: OpenContentImplication | undefined;
 
   /** `def <name>(v, p, out)` checking `schema`, as source text. */
   checkFunction(name: string, schema: unknown, at: string): string {
@@ -53,6 +57,13 @@ export class PyValidatorCompiler extends PyCheckWriter {
       ' -> None:',
     );
     return [head, ...(body.length > 0 ? body : ['    pass'])].join('\n');
+  }
+
+  /** `def <name>(v) -> bool`: the fast check of `schema` (py-fast-path.ts). */
+  fastFunction(name: string, schema: unknown, at: string): string {
+    const scope: Scope = { value: 'v', pointer: [], indent: '    ', mode: 'fast', at };
+    const body = this.isolated(() => this.node(schema, scope));
+    return [`def ${name}(v: Any) -> bool:`, ...body, '    return True'].join('\n');
   }
 
   protected node(schema: unknown, s: Scope): string[] {
@@ -81,14 +92,24 @@ export class PyValidatorCompiler extends PyCheckWriter {
     const lines: string[] = [];
     if (typeof node['$ref'] === 'string') lines.push(...this.ref(node['$ref'], s));
     lines.push(...this.values(node, s));
-    if ('not' in node) {
+    if ('not' in node && s.mode === 'fast') {
+      // Where the negated schema repairs, its fast check fails for values the full check keeps.
+      const exact = this.repairFree(node['not']);
+      const check = exact ? this.hoist(node['not'], `${s.at}/not`, 'fast') : undefined;
+      lines.push(...(check ? this.guard(`${check}(${s.value})`, '', s) : [this.fail(s, '')]));
+    } else if ('not' in node) {
       const check = this.hoist(node['not'], `${s.at}/not`);
       const passes = this.parts.use('passes');
       lines.push(...this.guard(`${passes}(${check}, ${s.value})`, 'must NOT be valid', s));
     }
     if (Array.isArray(node['anyOf'])) lines.push(...this.anyOf(node['anyOf'], s));
     const allOf = (node['allOf'] ?? []) as unknown[];
-    allOf.forEach((sub, i) => lines.push(...this.node(sub, { ...s, at: `${s.at}/allOf/${i}` })));
+    allOf.forEach((sub, i) => {
+      const part = { ...s, at: `${s.at}/allOf/${i}` };
+      lines.push(
+        ...(s.mode === 'fast' ? this.fastAllOfPart(sub, node, part) : this.node(sub, part)),
+      );
+    });
     if ('if' in node) lines.push(...this.ifThenElse(node, s));
     lines.push(...this.repair(node, s));
     return lines;
@@ -102,6 +123,8 @@ export class PyValidatorCompiler extends PyCheckWriter {
     const drop = node['x-lenient-drop'] === true;
     const replace = 'x-lenient-default' in node;
     if (!drop && !replace) return [];
+    // A fast check repairs nothing: the full check does.
+    if (s.mode === 'fast') return [this.fail(s, '')];
     const slot = s.slot;
     if (!slot) throw new Error(`py-validators: a repair at ${s.at} has no parent to repair in`);
     const place = `${slot.container}[${slot.key}]`;
@@ -117,8 +140,10 @@ export class PyValidatorCompiler extends PyCheckWriter {
    * pointer string built for a value that passes.
    */
   protected ref(ref: string, s: Scope): string[] {
-    const check = this.refCheck(ref, s.at);
+    const check = this.refCheck(ref, s.at, s.mode);
     const target = this.definitions[ref.slice(REF_PREFIX.length)];
+    if (s.mode === 'fast' && passesEveryString(target))
+      return this.guard(`not (isinstance(${s.value}, str) or ${check}(${s.value}))`, '', s);
     if (!isScalarLeaf(target)) return this.call(check, s);
     return this.node(target, { ...s, at: ref });
   }
@@ -165,6 +190,13 @@ export class PyValidatorCompiler extends PyCheckWriter {
         );
       keyword = single ? 'if' : 'elif';
     }
+    const chained = lines.filter((line) => line.startsWith(`${s.indent}elif `)).length;
+    if (s.mode === 'fast' && !single && passesEveryString(node) && chained > 0) {
+      // Open content is mostly strings, which pass: one test instead of one a type.
+      const first = `${s.indent}if `;
+      lines[0] = `${s.indent}elif ${lines[0]?.slice(first.length) ?? ''}`;
+      lines.unshift(`${first}isinstance(${s.value}, str):`, `${inner.indent}pass`);
+    }
     return lines;
   }
 
@@ -190,7 +222,7 @@ export class PyValidatorCompiler extends PyCheckWriter {
 
   /** `x-not-object-lacks-required`: a value that is not an object also misses every required member. */
   protected missingWhenNotObject(node: SchemaNode, s: Scope): string[] {
-    if (node['x-not-object-lacks-required'] !== true || s.mode === 'test') return [];
+    if (node['x-not-object-lacks-required'] !== true || s.mode !== 'collect') return [];
     return ((node['required'] ?? []) as string[]).map((name) =>
       this.fail({ ...s, pointer: child(s.pointer, name) }, `must have required property '${name}'`),
     );
@@ -238,7 +270,10 @@ export class PyValidatorCompiler extends PyCheckWriter {
       case 'items':
         return this.items(limit, s);
       case 'x-lenient-compact':
-        return limit === true ? [`${s.indent}${this.parts.use('drop_marked')}(${v})`] : [];
+        // A fast check has failed before marking an item.
+        return limit === true && s.mode !== 'fast'
+          ? [`${s.indent}${this.parts.use('drop_marked')}(${v})`]
+          : [];
       case 'required':
         return (limit as string[]).flatMap((name) =>
           this.guard(`${pyStr(name)} not in ${v}`, `must have required property '${name}'`, {
@@ -247,7 +282,7 @@ export class PyValidatorCompiler extends PyCheckWriter {
           }),
         );
       case 'properties':
-        return this.properties(limit as Record<string, unknown>, s);
+        return this.properties(limit as Record<string, unknown>, node, s);
       case 'additionalProperties':
         return this.additionalProperties(limit, node, s);
       default:
@@ -255,7 +290,8 @@ export class PyValidatorCompiler extends PyCheckWriter {
     }
   }
 
-  protected properties(properties: Record<string, unknown>, s: Scope): string[] {
+  protected properties(properties: Record<string, unknown>, node: SchemaNode, s: Scope): string[] {
+    if (s.mode === 'fast') return this.fastProperties(properties, node, s);
     const lines: string[] = [];
     for (const [name, sub] of Object.entries(properties)) {
       const pointer = child(s.pointer, name);
@@ -281,6 +317,30 @@ export class PyValidatorCompiler extends PyCheckWriter {
   }
 
   /**
+   * `properties` in a fast check: a member `required` named is there (that test came first), and
+   * an optional one is looked for with `in`, cheaper than a `get` when it is absent, as most are.
+   */
+  private fastProperties(
+    properties: Record<string, unknown>,
+    node: SchemaNode,
+    s: Scope,
+  ): string[] {
+    const required = new Set((node['required'] ?? []) as string[]);
+    return Object.entries(properties).flatMap(([name, sub]) => {
+      const key = pyStr(name);
+      if (sub === false) return this.guard(`${key} in ${s.value}`, '', s);
+      const present = required.has(name);
+      const value = this.fresh('x');
+      const indent = present ? s.indent : `${s.indent}    `;
+      const at = `${s.at}/properties/${name}`;
+      const inner = this.node(sub, { ...s, value, pointer: [], indent, at });
+      if (inner.length === 0) return [];
+      const read = `${indent}${value} = ${s.value}[${key}]`;
+      return present ? [read, ...inner] : [`${s.indent}if ${key} in ${s.value}:`, read, ...inner];
+    });
+  }
+
+  /**
    * Members `properties` does not name, checked against the schema in the order ajv's `for…in`
    * meets them (array-index names first); the set test keeps objects without such members cheap.
    * A referenced definition is compiled in place, once (its own references stay calls), so that a
@@ -290,6 +350,7 @@ export class PyValidatorCompiler extends PyCheckWriter {
     if (schema === true) return [];
     const names = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
     const known = this.parts.keySet(names);
+    if (s.mode === 'fast') return this.fastAdditionalProperties(schema, node, s);
     // Objects with properties rarely have other members; open ones are mostly numbers.
     const guard =
       names.length > 0
@@ -321,6 +382,74 @@ export class PyValidatorCompiler extends PyCheckWriter {
       ...(named ? [`${indent}${parent} = ${base}`] : []),
       `${indent}for ${key} in ${this.parts.use('unknown_members')}(${s.value}, ${known}):`,
       `${inner}${value} = ${s.value}[${key}]`,
+      ...body,
+    ];
+  }
+
+  /**
+   * An `allOf` part in a fast check: a definition (a union variant's base) is compiled in place,
+   * knowing which members of `node` (the variant's tag) are open content already checked.
+   */
+  private fastAllOfPart(part: unknown, node: SchemaNode, s: Scope): string[] {
+    const target = this.inlineTarget(part);
+    if (!target) return this.node(part, s);
+    const properties = (node['properties'] ?? {}) as Record<string, unknown>;
+    const outer = this.checkedElsewhere;
+    this.checkedElsewhere = { value: s.value, properties };
+    try {
+      return this.withInlined(target.name, () => this.node(target.schema, s));
+    } finally {
+      this.checkedElsewhere = outer;
+    }
+  }
+
+  /**
+   * The names of the members of `node` (checked as `s.value`) that other schemas check as open
+   * content satisfying `schema`: those of its `allOf` parts, and of the variant it is the base of.
+   */
+  private openMembersCheckedElsewhere(schema: unknown, node: SchemaNode, s: Scope): string[] {
+    this.openContent ??= new OpenContentImplication(this.definitions);
+    const implication = this.openContent;
+    const sources: Record<string, unknown>[] = [];
+    if (this.checkedElsewhere?.value === s.value) sources.push(this.checkedElsewhere.properties);
+    for (const part of (node['allOf'] ?? []) as unknown[]) {
+      const ref = isPlainObject(part) ? part['$ref'] : undefined;
+      const resolved =
+        typeof ref === 'string' ? this.definitions[ref.slice(REF_PREFIX.length)] : part;
+      if (isPlainObject(resolved) && isPlainObject(resolved['properties']))
+        sources.push(resolved['properties']);
+    }
+    return sources.flatMap((properties) =>
+      Object.entries(properties)
+        .filter(([, sub]) => implication.implies(sub, schema))
+        .map(([name]) => name),
+    );
+  }
+
+  /** Members `properties` does not name, in a fast check: in any order, without their names. */
+  private fastAdditionalProperties(schema: unknown, node: SchemaNode, s: Scope): string[] {
+    const own = Object.keys((node['properties'] ?? {}) as Record<string, unknown>);
+    const names = [...new Set([...own, ...this.openMembersCheckedElsewhere(schema, node, s)])];
+    const known = this.parts.keySet(names);
+    const key = names.length > 0 ? this.fresh('k') : '';
+    const value = this.fresh('x');
+    const indent = names.length > 0 ? `${s.indent}    ` : s.indent;
+    const member: Scope = {
+      ...s,
+      value,
+      indent: `${indent}    `,
+      at: `${s.at}/additionalProperties`,
+    };
+    const target = this.inlineTarget(schema);
+    const body = target
+      ? this.withInlined(target.name, () => this.node(target.schema, member))
+      : this.node(schema, member);
+    if (body.length === 0) return [];
+    if (names.length === 0) return [`${s.indent}for ${value} in ${s.value}.values():`, ...body];
+    return [
+      `${s.indent}if not ${known}.issuperset(${s.value}):`,
+      `${indent}for ${key} in ${s.value}.keys() - ${known}:`,
+      `${indent}    ${value} = ${s.value}[${key}]`,
       ...body,
     ];
   }
@@ -377,7 +506,7 @@ export class PyValidatorCompiler extends PyCheckWriter {
    */
   protected numbersWithinTest(schema: unknown, values: string, s: Scope): PyExpr | undefined {
     const bounds = this.numberBounds(schema);
-    if (!bounds || s.mode === 'test') return undefined;
+    if (!bounds || s.mode !== 'collect') return undefined;
     const range = this.parts.range(bounds.minimum, bounds.maximum);
     return {
       head: `not ${this.parts.use('all_numbers_within')}(`,

@@ -91,6 +91,7 @@ export type RuntimeName =
   | 'DROPPED'
   | 'drop_marked'
   | 'Check'
+  | 'Predicate'
   | 'Out'
   | 'Validator'
   | 'all_numbers_within'
@@ -142,18 +143,19 @@ export class ModuleParts {
   }
 
   /**
-   * A `{tag: check}` table; printed after the check functions it names (`tables`), shared when
-   * identical.
+   * A `{tag: check}` table of checks (or of fast checks, `Predicate`s); printed after the functions
+   * it names (`tables`), shared when identical.
    */
-  checkTable(entries: readonly (readonly [string, string])[]): string {
-    const key = `_CHECKS|${entries.map(([tag, check]) => `${tag}=${check}`).join('|')}`;
+  checkTable(entries: readonly (readonly [string, string])[], type: 'Check' | 'Predicate'): string {
+    const prefix = type === 'Check' ? '_CHECKS' : '_VALID';
+    const key = `${prefix}|${entries.map(([tag, check]) => `${tag}=${check}`).join('|')}`;
     const known = this.helperNames.get(key);
     if (known) return known;
-    const name = `_CHECKS_BY_TAG_${this.tables.length}`;
+    const name = `${prefix}_BY_TAG_${this.tables.length}`;
     this.helperNames.set(key, name);
     const rows = entries.map(([tag, check]) => `    ${pyStr(tag)}: ${check},`);
-    this.tables.push([`${name}: Final[dict[str, Check]] = {`, ...rows, '}'].join('\n'));
-    this.use('Check');
+    this.tables.push([`${name}: Final[dict[str, ${type}]] = {`, ...rows, '}'].join('\n'));
+    this.use(type);
     return name;
   }
 

@@ -53,6 +53,7 @@ export function emitValidators(
     '#/no-params',
   );
   const frame = compiler.checkFunction('_check_protocol_frame', { anyOf: validation.anyOf }, '#');
+  const fast = target.python?.fastValidators === true ? fastFunctions(compiler, model) : [];
   // The public validators call `run`; the method tables hold `Validator`s.
   compiler.parts.use('run');
   compiler.parts.use('Validator');
@@ -70,9 +71,9 @@ export function emitValidators(
   );
   for (const constant of compiler.parts.constants) f.raw(constant);
   f.blank(2);
-  emitPublicValidators(f, model);
+  emitPublicValidators(f, model, fast.length > 0);
   const parts = compiler.parts;
-  for (const source of [...checks, noParams, frame, ...parts.helpers, ...parts.tables]) {
+  for (const source of [...checks, noParams, frame, ...fast, ...parts.helpers, ...parts.tables]) {
     f.blank(2);
     f.raw(source);
   }
@@ -101,7 +102,30 @@ export function importValidatorParts(
   for (const name of parts.runtime) f.import(name, runtimeModule(name, f.python));
 }
 
-function emitPublicValidators(f: GeneratedFile, model: Model): void {
+/**
+ * The fast check of every public validator's definition (and of the params of a method without
+ * params), then of every definition they call, in the order first called.
+ */
+function fastFunctions(compiler: PyValidatorCompiler, model: Model): string[] {
+  const fast = [
+    compiler.fastFunction(
+      '_valid_no_params',
+      noParamsSchema(REF_PREFIX + OPEN_VALUE),
+      '#/no-params',
+    ),
+  ];
+  for (const spec of validatorSpecs(model))
+    if (spec.typeName) compiler.fastCalled.add(spec.typeName);
+  const definitions = compiler.definitionSchemas;
+  // A Set iterates over what is added while it iterates: the definitions the fast checks call.
+  for (const name of compiler.fastCalled) {
+    const at = `#/definitions/${name}`;
+    fast.push(compiler.fastFunction(PyValidatorCompiler.fastName(name), definitions[name], at));
+  }
+  return fast;
+}
+
+function emitPublicValidators(f: GeneratedFile, model: Model, fastPath: boolean): void {
   const specs = validatorSpecs(model);
   for (const spec of specs) {
     const what = spec.typeName
@@ -110,6 +134,12 @@ function emitPublicValidators(f: GeneratedFile, model: Model): void {
     const check = spec.typeName ? PyValidatorCompiler.checkName(spec.typeName) : '_check_no_params';
     f.print`def ${pyValidatorName(spec)}(value: object) -> list[Violation]:`;
     f.raw(pyDocstring(`Checks ${what}; returns every violation, none when it is valid.`, '    '));
+    if (fastPath) {
+      // The common valid value costs one boolean check; the full one finds what is wrong or repairs.
+      const fast = spec.typeName ? PyValidatorCompiler.fastName(spec.typeName) : '_valid_no_params';
+      f.print`    if ${fast}(value):`;
+      f.print`        return []`;
+    }
     f.print`    return run(${check}, value)`;
     f.blank(2);
   }

@@ -46,6 +46,8 @@ export interface PyTarget {
   };
   /** The Python emitters that run (`py-validators`); absent, all of them. */
   readonly emitters?: readonly string[];
+  /** Whether each validator first runs a fast boolean check (codegen/src/emit/py-fast-path.ts). */
+  readonly fastValidators?: boolean;
 }
 
 export interface DocsTarget {

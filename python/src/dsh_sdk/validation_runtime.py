@@ -19,6 +19,7 @@ __all__ = [
     "DROPPED",
     "Check",
     "Out",
+    "Predicate",
     "Validator",
     "Violation",
     "all_numbers_within",
@@ -41,6 +42,10 @@ Out: TypeAlias = list[tuple[str, str]]
 
 Check: TypeAlias = Callable[[Any, str, Out], None]
 """A compiled check: `check(value, pointer, out)` appends every violation of `value` to `out`."""
+
+Predicate: TypeAlias = Callable[[Any], bool]
+"""A fast check: whether a value is valid with nothing to repair; when false, the full check says
+what is wrong (or repairs). It builds no pointers and never changes the value."""
 
 Validator: TypeAlias = Callable[[object], list[Violation]]
 """A validator: every violation of a value, in schema order; empty when it is valid."""

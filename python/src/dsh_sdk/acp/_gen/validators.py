@@ -13,6 +13,7 @@ from dsh_sdk.validation_runtime import (
     Check,
     DROPPED,
     Out,
+    Predicate,
     Validator,
     Violation,
     all_numbers_within,
@@ -242,250 +243,522 @@ _STRINGS_120: Final = frozenset(("jsonrpc", "id", "method", "params"))
 _STRINGS_121: Final = frozenset(("jsonrpc", "id", "result"))
 _STRINGS_122: Final = frozenset(("jsonrpc", "method", "params"))
 _PATTERN_123: Final = re.compile(r"^_", re.ASCII)
+_STRINGS_124: Final = frozenset(("optionId", "_meta", "outcome"))
+_STRINGS_125: Final = frozenset(("outcome", "optionId", "_meta"))
+_STRINGS_126: Final = frozenset(("requestedSchema", "mode", "message", "_meta"))
+_STRINGS_127: Final = frozenset(("mode", "message", "_meta", "requestedSchema"))
+_STRINGS_128: Final = frozenset(("elicitationId", "url", "mode", "message", "_meta"))
+_STRINGS_129: Final = frozenset(("mode", "message", "_meta", "elicitationId", "url"))
+_STRINGS_130: Final = frozenset(("content", "action", "_meta"))
+_STRINGS_131: Final = frozenset(("action", "_meta", "content"))
+_STRINGS_132: Final = frozenset(("content", "messageId", "_meta", "sessionUpdate"))
+_STRINGS_133: Final = frozenset(("sessionUpdate", "content", "messageId", "_meta"))
+_STRINGS_134: Final = frozenset(
+    (
+        "toolCallId",
+        "title",
+        "name",
+        "kind",
+        "status",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+        "sessionUpdate",
+    ),
+)
+_STRINGS_135: Final = frozenset(
+    (
+        "sessionUpdate",
+        "toolCallId",
+        "title",
+        "name",
+        "kind",
+        "status",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+    ),
+)
+_STRINGS_136: Final = frozenset(
+    (
+        "toolCallId",
+        "kind",
+        "status",
+        "title",
+        "name",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+        "sessionUpdate",
+    ),
+)
+_STRINGS_137: Final = frozenset(
+    (
+        "sessionUpdate",
+        "toolCallId",
+        "kind",
+        "status",
+        "title",
+        "name",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+    ),
+)
+_STRINGS_138: Final = frozenset(("entries", "_meta", "sessionUpdate"))
+_STRINGS_139: Final = frozenset(("sessionUpdate", "entries", "_meta"))
+_STRINGS_140: Final = frozenset(("availableCommands", "_meta", "sessionUpdate"))
+_STRINGS_141: Final = frozenset(("sessionUpdate", "availableCommands", "_meta"))
+_STRINGS_142: Final = frozenset(("currentModeId", "_meta", "sessionUpdate"))
+_STRINGS_143: Final = frozenset(("sessionUpdate", "currentModeId", "_meta"))
+_STRINGS_144: Final = frozenset(("configOptions", "_meta", "sessionUpdate"))
+_STRINGS_145: Final = frozenset(("sessionUpdate", "configOptions", "_meta"))
+_STRINGS_146: Final = frozenset(("title", "updatedAt", "_meta", "sessionUpdate"))
+_STRINGS_147: Final = frozenset(("sessionUpdate", "title", "updatedAt", "_meta"))
+_STRINGS_148: Final = frozenset(("used", "size", "cost", "_meta", "sessionUpdate"))
+_STRINGS_149: Final = frozenset(("sessionUpdate", "used", "size", "cost", "_meta"))
+_STRINGS_150: Final = frozenset(("severity", "title", "description", "_meta", "sessionUpdate"))
+_STRINGS_151: Final = frozenset(("sessionUpdate", "severity", "title", "description", "_meta"))
+_STRINGS_152: Final = frozenset(
+    ("compactionId", "status", "summary", "error", "_meta", "sessionUpdate"),
+)
+_STRINGS_153: Final = frozenset(
+    ("sessionUpdate", "compactionId", "status", "summary", "error", "_meta"),
+)
+_STRINGS_154: Final = frozenset(("compactionId", "content", "_meta", "sessionUpdate"))
+_STRINGS_155: Final = frozenset(("sessionUpdate", "compactionId", "content", "_meta"))
+_STRINGS_156: Final = frozenset(("content", "_meta", "type"))
+_STRINGS_157: Final = frozenset(("type", "content", "_meta"))
+_STRINGS_158: Final = frozenset(("path", "oldText", "newText", "_meta", "type"))
+_STRINGS_159: Final = frozenset(("type", "path", "oldText", "newText", "_meta"))
+_STRINGS_160: Final = frozenset(("terminalId", "_meta", "type"))
+_STRINGS_161: Final = frozenset(("type", "terminalId", "_meta"))
+_STRINGS_162: Final = frozenset(
+    (
+        "title",
+        "description",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "default",
+        "enum",
+        "oneOf",
+        "_meta",
+        "type",
+    ),
+)
+_STRINGS_163: Final = frozenset(
+    (
+        "type",
+        "title",
+        "description",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "default",
+        "enum",
+        "oneOf",
+        "_meta",
+    ),
+)
+_STRINGS_164: Final = frozenset(
+    ("title", "description", "minimum", "maximum", "default", "_meta", "type"),
+)
+_STRINGS_165: Final = frozenset(
+    ("type", "title", "description", "minimum", "maximum", "default", "_meta"),
+)
+_STRINGS_166: Final = frozenset(("title", "description", "default", "_meta", "type"))
+_STRINGS_167: Final = frozenset(("type", "title", "description", "default", "_meta"))
+_STRINGS_168: Final = frozenset(
+    ("title", "description", "minItems", "maxItems", "items", "default", "_meta", "type"),
+)
+_STRINGS_169: Final = frozenset(
+    ("type", "title", "description", "minItems", "maxItems", "items", "default", "_meta"),
+)
+_STRINGS_170: Final = frozenset(("id", "name", "description", "args", "env", "_meta", "type"))
+_STRINGS_171: Final = frozenset(("type", "id", "name", "description", "_meta"))
+_STRINGS_172: Final = frozenset(("name", "url", "headers", "_meta", "type"))
+_STRINGS_173: Final = frozenset(("type", "name", "url", "_meta"))
+_STRINGS_174: Final = frozenset(
+    ("currentValue", "options", "type", "id", "name", "description", "category", "_meta"),
+)
+_STRINGS_175: Final = frozenset(
+    ("type", "id", "name", "description", "category", "_meta", "currentValue", "options"),
+)
+_STRINGS_176: Final = frozenset(
+    ("currentValue", "type", "id", "name", "description", "category", "_meta"),
+)
+_STRINGS_177: Final = frozenset(
+    ("type", "id", "name", "description", "category", "_meta", "currentValue"),
+)
+_STRINGS_178: Final = frozenset(("annotations", "text", "_meta", "type"))
+_STRINGS_179: Final = frozenset(("type", "annotations", "text", "_meta"))
+_STRINGS_180: Final = frozenset(("annotations", "data", "mimeType", "uri", "_meta", "type"))
+_STRINGS_181: Final = frozenset(("type", "annotations", "data", "mimeType", "uri", "_meta"))
+_STRINGS_182: Final = frozenset(("annotations", "data", "mimeType", "_meta", "type"))
+_STRINGS_183: Final = frozenset(("type", "annotations", "data", "mimeType", "_meta"))
+_STRINGS_184: Final = frozenset(
+    ("annotations", "description", "mimeType", "name", "size", "title", "uri", "_meta", "type"),
+)
+_STRINGS_185: Final = frozenset(
+    ("type", "annotations", "description", "mimeType", "name", "size", "title", "uri", "_meta"),
+)
+_STRINGS_186: Final = frozenset(("annotations", "resource", "_meta", "type"))
+_STRINGS_187: Final = frozenset(("type", "annotations", "resource", "_meta"))
+_STRINGS_188: Final = frozenset(("enum", "_meta", "type"))
+_STRINGS_189: Final = frozenset(("type", "enum", "_meta"))
 
 
 def validate_write_text_file_request(value: object) -> list[Violation]:
     """Checks a value of `WriteTextFileRequest`; returns every violation, none when it is valid."""
+    if _valid_write_text_file_request(value):
+        return []
     return run(_check_write_text_file_request, value)
 
 
 def validate_write_text_file_response(value: object) -> list[Violation]:
     """Checks a value of `WriteTextFileResponse`; returns every violation, none when it is valid."""
+    if _valid_write_text_file_response(value):
+        return []
     return run(_check_write_text_file_response, value)
 
 
 def validate_read_text_file_request(value: object) -> list[Violation]:
     """Checks a value of `ReadTextFileRequest`; returns every violation, none when it is valid."""
+    if _valid_read_text_file_request(value):
+        return []
     return run(_check_read_text_file_request, value)
 
 
 def validate_read_text_file_response(value: object) -> list[Violation]:
     """Checks a value of `ReadTextFileResponse`; returns every violation, none when it is valid."""
+    if _valid_read_text_file_response(value):
+        return []
     return run(_check_read_text_file_response, value)
 
 
 def validate_request_permission_request(value: object) -> list[Violation]:
     """Checks a value of `RequestPermissionRequest`; returns every violation, none when it is valid."""
+    if _valid_request_permission_request(value):
+        return []
     return run(_check_request_permission_request, value)
 
 
 def validate_request_permission_response(value: object) -> list[Violation]:
     """Checks a value of `RequestPermissionResponse`; returns every violation, none when it is valid."""
+    if _valid_request_permission_response(value):
+        return []
     return run(_check_request_permission_response, value)
 
 
 def validate_create_terminal_request(value: object) -> list[Violation]:
     """Checks a value of `CreateTerminalRequest`; returns every violation, none when it is valid."""
+    if _valid_create_terminal_request(value):
+        return []
     return run(_check_create_terminal_request, value)
 
 
 def validate_create_terminal_response(value: object) -> list[Violation]:
     """Checks a value of `CreateTerminalResponse`; returns every violation, none when it is valid."""
+    if _valid_create_terminal_response(value):
+        return []
     return run(_check_create_terminal_response, value)
 
 
 def validate_terminal_output_request(value: object) -> list[Violation]:
     """Checks a value of `TerminalOutputRequest`; returns every violation, none when it is valid."""
+    if _valid_terminal_output_request(value):
+        return []
     return run(_check_terminal_output_request, value)
 
 
 def validate_terminal_output_response(value: object) -> list[Violation]:
     """Checks a value of `TerminalOutputResponse`; returns every violation, none when it is valid."""
+    if _valid_terminal_output_response(value):
+        return []
     return run(_check_terminal_output_response, value)
 
 
 def validate_release_terminal_request(value: object) -> list[Violation]:
     """Checks a value of `ReleaseTerminalRequest`; returns every violation, none when it is valid."""
+    if _valid_release_terminal_request(value):
+        return []
     return run(_check_release_terminal_request, value)
 
 
 def validate_release_terminal_response(value: object) -> list[Violation]:
     """Checks a value of `ReleaseTerminalResponse`; returns every violation, none when it is valid."""
+    if _valid_release_terminal_response(value):
+        return []
     return run(_check_release_terminal_response, value)
 
 
 def validate_wait_for_terminal_exit_request(value: object) -> list[Violation]:
     """Checks a value of `WaitForTerminalExitRequest`; returns every violation, none when it is valid."""
+    if _valid_wait_for_terminal_exit_request(value):
+        return []
     return run(_check_wait_for_terminal_exit_request, value)
 
 
 def validate_wait_for_terminal_exit_response(value: object) -> list[Violation]:
     """Checks a value of `WaitForTerminalExitResponse`; returns every violation, none when it is valid."""
+    if _valid_wait_for_terminal_exit_response(value):
+        return []
     return run(_check_wait_for_terminal_exit_response, value)
 
 
 def validate_kill_terminal_request(value: object) -> list[Violation]:
     """Checks a value of `KillTerminalRequest`; returns every violation, none when it is valid."""
+    if _valid_kill_terminal_request(value):
+        return []
     return run(_check_kill_terminal_request, value)
 
 
 def validate_kill_terminal_response(value: object) -> list[Violation]:
     """Checks a value of `KillTerminalResponse`; returns every violation, none when it is valid."""
+    if _valid_kill_terminal_response(value):
+        return []
     return run(_check_kill_terminal_response, value)
 
 
 def validate_create_elicitation_request(value: object) -> list[Violation]:
     """Checks a value of `CreateElicitationRequest`; returns every violation, none when it is valid."""
+    if _valid_create_elicitation_request(value):
+        return []
     return run(_check_create_elicitation_request, value)
 
 
 def validate_create_elicitation_response(value: object) -> list[Violation]:
     """Checks a value of `CreateElicitationResponse`; returns every violation, none when it is valid."""
+    if _valid_create_elicitation_response(value):
+        return []
     return run(_check_create_elicitation_response, value)
 
 
 def validate_initialize_request(value: object) -> list[Violation]:
     """Checks a value of `InitializeRequest`; returns every violation, none when it is valid."""
+    if _valid_initialize_request(value):
+        return []
     return run(_check_initialize_request, value)
 
 
 def validate_initialize_response(value: object) -> list[Violation]:
     """Checks a value of `InitializeResponse`; returns every violation, none when it is valid."""
+    if _valid_initialize_response(value):
+        return []
     return run(_check_initialize_response, value)
 
 
 def validate_authenticate_request(value: object) -> list[Violation]:
     """Checks a value of `AuthenticateRequest`; returns every violation, none when it is valid."""
+    if _valid_authenticate_request(value):
+        return []
     return run(_check_authenticate_request, value)
 
 
 def validate_authenticate_response(value: object) -> list[Violation]:
     """Checks a value of `AuthenticateResponse`; returns every violation, none when it is valid."""
+    if _valid_authenticate_response(value):
+        return []
     return run(_check_authenticate_response, value)
 
 
 def validate_logout_request(value: object) -> list[Violation]:
     """Checks a value of `LogoutRequest`; returns every violation, none when it is valid."""
+    if _valid_logout_request(value):
+        return []
     return run(_check_logout_request, value)
 
 
 def validate_logout_response(value: object) -> list[Violation]:
     """Checks a value of `LogoutResponse`; returns every violation, none when it is valid."""
+    if _valid_logout_response(value):
+        return []
     return run(_check_logout_response, value)
 
 
 def validate_new_session_request(value: object) -> list[Violation]:
     """Checks a value of `NewSessionRequest`; returns every violation, none when it is valid."""
+    if _valid_new_session_request(value):
+        return []
     return run(_check_new_session_request, value)
 
 
 def validate_new_session_response(value: object) -> list[Violation]:
     """Checks a value of `NewSessionResponse`; returns every violation, none when it is valid."""
+    if _valid_new_session_response(value):
+        return []
     return run(_check_new_session_response, value)
 
 
 def validate_load_session_request(value: object) -> list[Violation]:
     """Checks a value of `LoadSessionRequest`; returns every violation, none when it is valid."""
+    if _valid_load_session_request(value):
+        return []
     return run(_check_load_session_request, value)
 
 
 def validate_load_session_response(value: object) -> list[Violation]:
     """Checks a value of `LoadSessionResponse`; returns every violation, none when it is valid."""
+    if _valid_load_session_response(value):
+        return []
     return run(_check_load_session_response, value)
 
 
 def validate_list_sessions_request(value: object) -> list[Violation]:
     """Checks a value of `ListSessionsRequest`; returns every violation, none when it is valid."""
+    if _valid_list_sessions_request(value):
+        return []
     return run(_check_list_sessions_request, value)
 
 
 def validate_list_sessions_response(value: object) -> list[Violation]:
     """Checks a value of `ListSessionsResponse`; returns every violation, none when it is valid."""
+    if _valid_list_sessions_response(value):
+        return []
     return run(_check_list_sessions_response, value)
 
 
 def validate_delete_session_request(value: object) -> list[Violation]:
     """Checks a value of `DeleteSessionRequest`; returns every violation, none when it is valid."""
+    if _valid_delete_session_request(value):
+        return []
     return run(_check_delete_session_request, value)
 
 
 def validate_delete_session_response(value: object) -> list[Violation]:
     """Checks a value of `DeleteSessionResponse`; returns every violation, none when it is valid."""
+    if _valid_delete_session_response(value):
+        return []
     return run(_check_delete_session_response, value)
 
 
 def validate_resume_session_request(value: object) -> list[Violation]:
     """Checks a value of `ResumeSessionRequest`; returns every violation, none when it is valid."""
+    if _valid_resume_session_request(value):
+        return []
     return run(_check_resume_session_request, value)
 
 
 def validate_resume_session_response(value: object) -> list[Violation]:
     """Checks a value of `ResumeSessionResponse`; returns every violation, none when it is valid."""
+    if _valid_resume_session_response(value):
+        return []
     return run(_check_resume_session_response, value)
 
 
 def validate_close_session_request(value: object) -> list[Violation]:
     """Checks a value of `CloseSessionRequest`; returns every violation, none when it is valid."""
+    if _valid_close_session_request(value):
+        return []
     return run(_check_close_session_request, value)
 
 
 def validate_close_session_response(value: object) -> list[Violation]:
     """Checks a value of `CloseSessionResponse`; returns every violation, none when it is valid."""
+    if _valid_close_session_response(value):
+        return []
     return run(_check_close_session_response, value)
 
 
 def validate_set_session_mode_request(value: object) -> list[Violation]:
     """Checks a value of `SetSessionModeRequest`; returns every violation, none when it is valid."""
+    if _valid_set_session_mode_request(value):
+        return []
     return run(_check_set_session_mode_request, value)
 
 
 def validate_set_session_mode_response(value: object) -> list[Violation]:
     """Checks a value of `SetSessionModeResponse`; returns every violation, none when it is valid."""
+    if _valid_set_session_mode_response(value):
+        return []
     return run(_check_set_session_mode_response, value)
 
 
 def validate_set_session_config_option_request(value: object) -> list[Violation]:
     """Checks a value of `SetSessionConfigOptionRequest`; returns every violation, none when it is valid."""
+    if _valid_set_session_config_option_request(value):
+        return []
     return run(_check_set_session_config_option_request, value)
 
 
 def validate_set_session_config_option_response(value: object) -> list[Violation]:
     """Checks a value of `SetSessionConfigOptionResponse`; returns every violation, none when it is valid."""
+    if _valid_set_session_config_option_response(value):
+        return []
     return run(_check_set_session_config_option_response, value)
 
 
 def validate_prompt_request(value: object) -> list[Violation]:
     """Checks a value of `PromptRequest`; returns every violation, none when it is valid."""
+    if _valid_prompt_request(value):
+        return []
     return run(_check_prompt_request, value)
 
 
 def validate_prompt_response(value: object) -> list[Violation]:
     """Checks a value of `PromptResponse`; returns every violation, none when it is valid."""
+    if _valid_prompt_response(value):
+        return []
     return run(_check_prompt_response, value)
 
 
 def validate_session_notification(value: object) -> list[Violation]:
     """Checks a value of `SessionNotification`; returns every violation, none when it is valid."""
+    if _valid_session_notification(value):
+        return []
     return run(_check_session_notification, value)
 
 
 def validate_complete_elicitation_notification(value: object) -> list[Violation]:
     """Checks a value of `CompleteElicitationNotification`; returns every violation, none when it is valid."""
+    if _valid_complete_elicitation_notification(value):
+        return []
     return run(_check_complete_elicitation_notification, value)
 
 
 def validate_cancel_notification(value: object) -> list[Violation]:
     """Checks a value of `CancelNotification`; returns every violation, none when it is valid."""
+    if _valid_cancel_notification(value):
+        return []
     return run(_check_cancel_notification, value)
 
 
 def validate_cancel_request_notification(value: object) -> list[Violation]:
     """Checks a value of `CancelRequestNotification`; returns every violation, none when it is valid."""
+    if _valid_cancel_request_notification(value):
+        return []
     return run(_check_cancel_request_notification, value)
 
 
 def validate_ext_request(value: object) -> list[Violation]:
     """Checks a value of `ExtRequest`; returns every violation, none when it is valid."""
+    if _valid_ext_request(value):
+        return []
     return run(_check_ext_request, value)
 
 
 def validate_ext_response(value: object) -> list[Violation]:
     """Checks a value of `ExtResponse`; returns every violation, none when it is valid."""
+    if _valid_ext_response(value):
+        return []
     return run(_check_ext_response, value)
 
 
 def validate_ext_notification(value: object) -> list[Violation]:
     """Checks a value of `ExtNotification`; returns every violation, none when it is valid."""
+    if _valid_ext_notification(value):
+        return []
     return run(_check_ext_notification, value)
 
 
@@ -10991,6 +11264,6783 @@ def _check_protocol_frame(v: Any, p: str, out: Out) -> None:
     )
 
 
+def _valid_no_params(v: Any) -> bool:
+    if not (isinstance(v, dict) or v is None):
+        return False
+    if isinstance(v, dict):
+        for x1 in v.values():
+            if isinstance(x1, str):
+                pass
+            elif is_number(x1):
+                if x1 > 9007199254740991 or x1 != x1:
+                    return False
+                if x1 < -9007199254740991 or x1 != x1:
+                    return False
+            elif isinstance(x1, list):
+                for x3 in x1:
+                    if not (isinstance(x3, str) or _valid_open_value(x3)):
+                        return False
+            elif isinstance(x1, dict):
+                for x4 in x1.values():
+                    if not (isinstance(x4, str) or _valid_open_value(x4)):
+                        return False
+    return True
+
+
+def _valid_open_value(v: Any) -> bool:
+    if isinstance(v, str):
+        pass
+    elif is_number(v):
+        if v > 9007199254740991 or v != v:
+            return False
+        if v < -9007199254740991 or v != v:
+            return False
+    elif isinstance(v, list):
+        for x2 in v:
+            if not (isinstance(x2, str) or _valid_open_value(x2)):
+                return False
+    elif isinstance(v, dict):
+        for x3 in v.values():
+            if isinstance(x3, str):
+                pass
+            elif is_number(x3):
+                if x3 > 9007199254740991 or x3 != x3:
+                    return False
+                if x3 < -9007199254740991 or x3 != x3:
+                    return False
+            elif isinstance(x3, list):
+                for x5 in x3:
+                    if not (isinstance(x5, str) or _valid_open_value(x5)):
+                        return False
+            elif isinstance(x3, dict):
+                for x6 in x3.values():
+                    if not (isinstance(x6, str) or _valid_open_value(x6)):
+                        return False
+    return True
+
+
+def _valid_write_text_file_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "path" not in v:
+            return False
+        if "content" not in v:
+            return False
+        if not _STRINGS_0.issuperset(v):
+            for k1 in v.keys() - _STRINGS_0:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["path"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["content"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_write_text_file_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_read_text_file_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "path" not in v:
+            return False
+        if not _STRINGS_4.issuperset(v):
+            for k1 in v.keys() - _STRINGS_4:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["path"]
+        if not isinstance(x7, str):
+            return False
+        if "line" in v:
+            x8 = v["line"]
+            if not (is_integer(x8) or x8 is None):
+                return False
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    return False
+                if x8 < 0 or x8 != x8:
+                    return False
+        if "limit" in v:
+            x9 = v["limit"]
+            if not (is_integer(x9) or x9 is None):
+                return False
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    return False
+                if x9 < 0 or x9 != x9:
+                    return False
+        if "_meta" in v:
+            x10 = v["_meta"]
+            if not _valid_96(x10):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_read_text_file_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if not _STRINGS_5.issuperset(v):
+            for k1 in v.keys() - _STRINGS_5:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_request_permission_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "toolCall" not in v:
+            return False
+        if "options" not in v:
+            return False
+        if not _STRINGS_6.issuperset(v):
+            for k1 in v.keys() - _STRINGS_6:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["toolCall"]
+        if isinstance(x7, dict):
+            if "toolCallId" not in x7:
+                return False
+            if not _STRINGS_7.issuperset(x7):
+                for k8 in x7.keys() - _STRINGS_7:
+                    x9 = x7[k8]
+                    if isinstance(x9, str):
+                        pass
+                    elif is_number(x9):
+                        if x9 > 9007199254740991 or x9 != x9:
+                            return False
+                        if x9 < -9007199254740991 or x9 != x9:
+                            return False
+                    elif isinstance(x9, list):
+                        for x11 in x9:
+                            if not (isinstance(x11, str) or _valid_open_value(x11)):
+                                return False
+                    elif isinstance(x9, dict):
+                        for x12 in x9.values():
+                            if not (isinstance(x12, str) or _valid_open_value(x12)):
+                                return False
+            x13 = x7["toolCallId"]
+            if not isinstance(x13, str):
+                return False
+            if "kind" in x7:
+                x14 = x7["kind"]
+                if not _valid_98(x14):
+                    return False
+            if "status" in x7:
+                x15 = x7["status"]
+                if not _valid_99(x15):
+                    return False
+            if "title" in x7:
+                x16 = x7["title"]
+                if not _valid_100(x16):
+                    return False
+            if "name" in x7:
+                x17 = x7["name"]
+                if not _valid_100(x17):
+                    return False
+            if "content" in x7:
+                x18 = x7["content"]
+                if not _valid_101(x18):
+                    return False
+            if "locations" in x7:
+                x19 = x7["locations"]
+                if not _valid_102(x19):
+                    return False
+            if "rawInput" in x7:
+                x20 = x7["rawInput"]
+                if not _valid_open_value(x20):
+                    return False
+            if "rawOutput" in x7:
+                x21 = x7["rawOutput"]
+                if not _valid_open_value(x21):
+                    return False
+            if "_meta" in x7:
+                x22 = x7["_meta"]
+                if not _valid_96(x22):
+                    return False
+        else:
+            return False
+        x23 = v["options"]
+        if isinstance(x23, list):
+            for x25 in x23:
+                if not _valid_permission_option(x25):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x26 = v["_meta"]
+            if not _valid_96(x26):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_request_permission_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "outcome" not in v:
+            return False
+        if not _STRINGS_27.issuperset(v):
+            for k1 in v.keys() - _STRINGS_27:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["outcome"]
+        if not isinstance(x6, dict):
+            if not _valid_cancelled_request_permission_outcome(x6):
+                return False
+        else:
+            x7 = x6.get("outcome")
+            x8 = _VALID_BY_TAG_9.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "outcome" in x6:
+                        x9 = x6["outcome"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_28):
+                            return False
+        if isinstance(x6, dict):
+            if "outcome" not in x6:
+                return False
+            x10 = x6["outcome"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_96(x11):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_create_terminal_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "command" not in v:
+            return False
+        if not _STRINGS_31.issuperset(v):
+            for k1 in v.keys() - _STRINGS_31:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["command"]
+        if not isinstance(x7, str):
+            return False
+        if "args" in v:
+            x8 = v["args"]
+            if _valid_97(x8):
+                return False
+            else:
+                if isinstance(x8, list):
+                    for x10 in x8:
+                        if not isinstance(x10, str):
+                            return False
+                else:
+                    return False
+        if "env" in v:
+            x11 = v["env"]
+            if _valid_97(x11):
+                return False
+            else:
+                if isinstance(x11, list):
+                    for x13 in x11:
+                        if not _valid_env_variable(x13):
+                            return False
+                else:
+                    return False
+        if "cwd" in v:
+            x14 = v["cwd"]
+            if not (isinstance(x14, str) or x14 is None):
+                return False
+        if "outputByteLimit" in v:
+            x15 = v["outputByteLimit"]
+            if not (is_integer(x15) or x15 is None):
+                return False
+            if is_number(x15):
+                if x15 > 9007199254740991 or x15 != x15:
+                    return False
+                if x15 < 0 or x15 != x15:
+                    return False
+        if "_meta" in v:
+            x16 = v["_meta"]
+            if not _valid_96(x16):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_create_terminal_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_23.issuperset(v):
+            for k1 in v.keys() - _STRINGS_23:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["terminalId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_terminal_output_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_33.issuperset(v):
+            for k1 in v.keys() - _STRINGS_33:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_terminal_output_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "output" not in v:
+            return False
+        if "truncated" not in v:
+            return False
+        if not _STRINGS_34.issuperset(v):
+            for k1 in v.keys() - _STRINGS_34:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["output"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["truncated"]
+        if not isinstance(x7, bool):
+            return False
+        if "exitStatus" in v:
+            x8 = v["exitStatus"]
+            if not _valid_104(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_release_terminal_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_33.issuperset(v):
+            for k1 in v.keys() - _STRINGS_33:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_release_terminal_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_wait_for_terminal_exit_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_33.issuperset(v):
+            for k1 in v.keys() - _STRINGS_33:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_wait_for_terminal_exit_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_35.issuperset(v):
+            for k1 in v.keys() - _STRINGS_35:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "exitCode" in v:
+            x6 = v["exitCode"]
+            if not _valid_105(x6):
+                return False
+        if "signal" in v:
+            x7 = v["signal"]
+            if not _valid_100(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_kill_terminal_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_33.issuperset(v):
+            for k1 in v.keys() - _STRINGS_33:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["terminalId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_kill_terminal_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_create_elicitation_request(v: Any) -> bool:
+    if not isinstance(v, dict):
+        if not _valid_form_create_elicitation_request(v):
+            return False
+    else:
+        x1 = v.get("mode")
+        x2 = _VALID_BY_TAG_10.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if not _valid_unknown_create_elicitation_request(v):
+                return False
+    if isinstance(v, dict):
+        if "mode" not in v:
+            return False
+        x3 = v["mode"]
+        if not isinstance(x3, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_create_elicitation_response(v: Any) -> bool:
+    if not isinstance(v, dict):
+        if not _valid_accept_create_elicitation_response(v):
+            return False
+    else:
+        x1 = v.get("action")
+        x2 = _VALID_BY_TAG_11.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if not _valid_unknown_create_elicitation_response(v):
+                return False
+    if isinstance(v, dict):
+        if "action" not in v:
+            return False
+        x3 = v["action"]
+        if not isinstance(x3, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_initialize_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "protocolVersion" not in v:
+            return False
+        if not _STRINGS_55.issuperset(v):
+            for k1 in v.keys() - _STRINGS_55:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["protocolVersion"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 65535 or x6 != x6:
+                return False
+            if x6 < 0 or x6 != x6:
+                return False
+        if "clientCapabilities" in v:
+            x7 = v["clientCapabilities"]
+            if not _valid_113(x7):
+                return False
+        if "clientInfo" in v:
+            x8 = v["clientInfo"]
+            if not _valid_114(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_initialize_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "protocolVersion" not in v:
+            return False
+        if not _STRINGS_63.issuperset(v):
+            for k1 in v.keys() - _STRINGS_63:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["protocolVersion"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 65535 or x6 != x6:
+                return False
+            if x6 < 0 or x6 != x6:
+                return False
+        if "agentCapabilities" in v:
+            x7 = v["agentCapabilities"]
+            if not _valid_125(x7):
+                return False
+        if "authMethods" in v:
+            x8 = v["authMethods"]
+            if not _valid_126(x8):
+                return False
+        if "agentInfo" in v:
+            x9 = v["agentInfo"]
+            if not _valid_114(x9):
+                return False
+        if "_meta" in v:
+            x10 = v["_meta"]
+            if not _valid_96(x10):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_authenticate_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "methodId" not in v:
+            return False
+        if not _STRINGS_71.issuperset(v):
+            for k1 in v.keys() - _STRINGS_71:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["methodId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_authenticate_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_logout_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_logout_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_new_session_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "cwd" not in v:
+            return False
+        if "mcpServers" not in v:
+            return False
+        if not _STRINGS_72.issuperset(v):
+            for k1 in v.keys() - _STRINGS_72:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["cwd"]
+        if not isinstance(x6, str):
+            return False
+        if "additionalDirectories" in v:
+            x7 = v["additionalDirectories"]
+            if _valid_97(x7):
+                return False
+            else:
+                if isinstance(x7, list):
+                    for x9 in x7:
+                        if not isinstance(x9, str):
+                            return False
+                else:
+                    return False
+        x10 = v["mcpServers"]
+        if _valid_97(x10):
+            return False
+        else:
+            if isinstance(x10, list):
+                for x12 in x10:
+                    if not _valid_mcp_server(x12):
+                        return False
+            else:
+                return False
+        if "_meta" in v:
+            x13 = v["_meta"]
+            if not _valid_96(x13):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_new_session_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_75.issuperset(v):
+            for k1 in v.keys() - _STRINGS_75:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "modes" in v:
+            x7 = v["modes"]
+            if not _valid_127(x7):
+                return False
+        if "configOptions" in v:
+            x8 = v["configOptions"]
+            if not _valid_128(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_load_session_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "mcpServers" not in v:
+            return False
+        if "cwd" not in v:
+            return False
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_83.issuperset(v):
+            for k1 in v.keys() - _STRINGS_83:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["mcpServers"]
+        if _valid_97(x6):
+            return False
+        else:
+            if isinstance(x6, list):
+                for x8 in x6:
+                    if not _valid_mcp_server(x8):
+                        return False
+            else:
+                return False
+        x9 = v["cwd"]
+        if not isinstance(x9, str):
+            return False
+        if "additionalDirectories" in v:
+            x10 = v["additionalDirectories"]
+            if _valid_97(x10):
+                return False
+            else:
+                if isinstance(x10, list):
+                    for x12 in x10:
+                        if not isinstance(x12, str):
+                            return False
+                else:
+                    return False
+        x13 = v["sessionId"]
+        if not isinstance(x13, str):
+            return False
+        if "_meta" in v:
+            x14 = v["_meta"]
+            if not _valid_96(x14):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_load_session_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_84.issuperset(v):
+            for k1 in v.keys() - _STRINGS_84:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "modes" in v:
+            x6 = v["modes"]
+            if not _valid_127(x6):
+                return False
+        if "configOptions" in v:
+            x7 = v["configOptions"]
+            if not _valid_128(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_list_sessions_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_85.issuperset(v):
+            for k1 in v.keys() - _STRINGS_85:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "cwd" in v:
+            x6 = v["cwd"]
+            if not (isinstance(x6, str) or x6 is None):
+                return False
+        if "cursor" in v:
+            x7 = v["cursor"]
+            if not (isinstance(x7, str) or x7 is None):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_list_sessions_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessions" not in v:
+            return False
+        if not _STRINGS_86.issuperset(v):
+            for k1 in v.keys() - _STRINGS_86:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessions"]
+        if not _valid_129(x6):
+            return False
+        if "nextCursor" in v:
+            x7 = v["nextCursor"]
+            if not _valid_100(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_delete_session_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_88.issuperset(v):
+            for k1 in v.keys() - _STRINGS_88:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_delete_session_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_resume_session_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "cwd" not in v:
+            return False
+        if not _STRINGS_89.issuperset(v):
+            for k1 in v.keys() - _STRINGS_89:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["cwd"]
+        if not isinstance(x7, str):
+            return False
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
+            if _valid_97(x8):
+                return False
+            else:
+                if isinstance(x8, list):
+                    for x10 in x8:
+                        if not isinstance(x10, str):
+                            return False
+                else:
+                    return False
+        if "mcpServers" in v:
+            x11 = v["mcpServers"]
+            if _valid_97(x11):
+                return False
+            else:
+                if isinstance(x11, list):
+                    for x13 in x11:
+                        if not _valid_mcp_server(x13):
+                            return False
+                else:
+                    return False
+        if "_meta" in v:
+            x14 = v["_meta"]
+            if not _valid_96(x14):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_resume_session_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_84.issuperset(v):
+            for k1 in v.keys() - _STRINGS_84:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "modes" in v:
+            x6 = v["modes"]
+            if not _valid_127(x6):
+                return False
+        if "configOptions" in v:
+            x7 = v["configOptions"]
+            if not _valid_128(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_close_session_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_88.issuperset(v):
+            for k1 in v.keys() - _STRINGS_88:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_close_session_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_set_session_mode_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "modeId" not in v:
+            return False
+        if not _STRINGS_90.issuperset(v):
+            for k1 in v.keys() - _STRINGS_90:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["modeId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_set_session_mode_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_set_session_config_option_request(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if _valid_130(v):
+        if not _valid_boolean_set_session_config_option_request(v):
+            return False
+    else:
+        if not _valid_value_id_set_session_config_option_request(v):
+            return False
+    return True
+
+
+def _valid_set_session_config_option_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "configOptions" not in v:
+            return False
+        if not _STRINGS_93.issuperset(v):
+            for k1 in v.keys() - _STRINGS_93:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["configOptions"]
+        if not _valid_131(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_prompt_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "prompt" not in v:
+            return False
+        if not _STRINGS_94.issuperset(v):
+            for k1 in v.keys() - _STRINGS_94:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["prompt"]
+        if isinstance(x7, list):
+            for x9 in x7:
+                if not _valid_content_block(x9):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x10 = v["_meta"]
+            if not _valid_96(x10):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_prompt_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "stopReason" not in v:
+            return False
+        if not _STRINGS_95.issuperset(v):
+            for k1 in v.keys() - _STRINGS_95:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["stopReason"]
+        if not isinstance(x6, str):
+            return False
+        if not (isinstance(x6, str) and x6 in _STRINGS_96):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_notification(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "update" not in v:
+            return False
+        if not _STRINGS_97.issuperset(v):
+            for k1 in v.keys() - _STRINGS_97:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["update"]
+        if not isinstance(x7, dict):
+            if not _valid_user_message_chunk_session_update(x7):
+                return False
+        else:
+            x8 = x7.get("sessionUpdate")
+            x9 = _VALID_BY_TAG_12.get(x8) if isinstance(x8, str) else None
+            if x9 is not None:
+                if not x9(x7):
+                    return False
+            else:
+                if isinstance(x7, dict):
+                    if "sessionUpdate" in x7:
+                        x10 = x7["sessionUpdate"]
+                        if not (isinstance(x10, str) and x10 in _STRINGS_98):
+                            return False
+        if isinstance(x7, dict):
+            if "sessionUpdate" not in x7:
+                return False
+            x11 = x7["sessionUpdate"]
+            if not isinstance(x11, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_96(x12):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_complete_elicitation_notification(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "elicitationId" not in v:
+            return False
+        if not _STRINGS_116.issuperset(v):
+            for k1 in v.keys() - _STRINGS_116:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["elicitationId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_cancel_notification(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_88.issuperset(v):
+            for k1 in v.keys() - _STRINGS_88:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_cancel_request_notification(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "requestId" not in v:
+            return False
+        if not _STRINGS_117.issuperset(v):
+            for k1 in v.keys() - _STRINGS_117:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["requestId"]
+        if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
+                return False
+            if x6 < -9007199254740991 or x6 != x6:
+                return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_ext_request(v: Any) -> bool:
+    return True
+
+
+def _valid_ext_response(v: Any) -> bool:
+    return True
+
+
+def _valid_ext_notification(v: Any) -> bool:
+    return True
+
+
+def _valid_tool_kind(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_8):
+        return False
+    return True
+
+
+def _valid_tool_call_status(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_9):
+        return False
+    return True
+
+
+def _valid_tool_call_content(v: Any) -> bool:
+    if not isinstance(v, dict):
+        if not _valid_content_tool_call_content(v):
+            return False
+    else:
+        x1 = v.get("type")
+        x2 = _VALID_BY_TAG_13.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if isinstance(v, dict):
+                if "type" in v:
+                    x3 = v["type"]
+                    if not (isinstance(x3, str) and x3 in _STRINGS_10):
+                        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_tool_call_location(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "path" not in v:
+            return False
+        if not _STRINGS_24.issuperset(v):
+            for k1 in v.keys() - _STRINGS_24:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["path"]
+        if not isinstance(x6, str):
+            return False
+        if "line" in v:
+            x7 = v["line"]
+            if not _valid_105(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_permission_option(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "optionId" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if "kind" not in v:
+            return False
+        if not _STRINGS_25.issuperset(v):
+            for k1 in v.keys() - _STRINGS_25:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["optionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["kind"]
+        if not isinstance(x8, str):
+            return False
+        if not (isinstance(x8, str) and x8 in _STRINGS_26):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_cancelled_request_permission_outcome(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "outcome" not in v:
+            return False
+        if not _STRINGS_29.issuperset(v):
+            for k1 in v.keys() - _STRINGS_29:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["outcome"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "cancelled":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_selected_request_permission_outcome(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "optionId" not in v:
+            return False
+        if not _STRINGS_124.issuperset(v):
+            for k1 in v.keys() - _STRINGS_124:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["optionId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_134(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "outcome" not in v:
+            return False
+        if not _STRINGS_125.issuperset(v):
+            for k8 in v.keys() - _STRINGS_125:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["outcome"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "selected":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_env_variable(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "value" not in v:
+            return False
+        if not _STRINGS_32.issuperset(v):
+            for k1 in v.keys() - _STRINGS_32:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["value"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_terminal_exit_status(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_35.issuperset(v):
+            for k1 in v.keys() - _STRINGS_35:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "exitCode" in v:
+            x6 = v["exitCode"]
+            if not _valid_105(x6):
+                return False
+        if "signal" in v:
+            x7 = v["signal"]
+            if not _valid_100(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_form_create_elicitation_request(v: Any) -> bool:
+    if _valid_135(v):
+        if not _valid_elicitation_session_scope(v):
+            return False
+    elif _valid_136(v):
+        if not _valid_elicitation_request_scope(v):
+            return False
+    else:
+        if not (_valid_elicitation_session_scope(v)):
+            return False
+    if isinstance(v, dict):
+        if "requestedSchema" not in v:
+            return False
+        if not _STRINGS_126.issuperset(v):
+            for k1 in v.keys() - _STRINGS_126:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["requestedSchema"]
+        if isinstance(x6, dict):
+            if not _STRINGS_40.issuperset(x6):
+                for k7 in x6.keys() - _STRINGS_40:
+                    x8 = x6[k7]
+                    if isinstance(x8, str):
+                        pass
+                    elif is_number(x8):
+                        if x8 > 9007199254740991 or x8 != x8:
+                            return False
+                        if x8 < -9007199254740991 or x8 != x8:
+                            return False
+                    elif isinstance(x8, list):
+                        for x10 in x8:
+                            if not (isinstance(x10, str) or _valid_open_value(x10)):
+                                return False
+                    elif isinstance(x8, dict):
+                        for x11 in x8.values():
+                            if not (isinstance(x11, str) or _valid_open_value(x11)):
+                                return False
+            if "type" in x6:
+                x12 = x6["type"]
+                if not _valid_137(x12):
+                    return False
+            if "title" in x6:
+                x13 = x6["title"]
+                if not _valid_100(x13):
+                    return False
+            if "properties" in x6:
+                x14 = x6["properties"]
+                if isinstance(x14, dict):
+                    for x15 in x14.values():
+                        if not isinstance(x15, dict):
+                            if not _valid_string_elicitation_property_schema(x15):
+                                return False
+                        else:
+                            x16 = x15.get("type")
+                            x17 = _VALID_BY_TAG_14.get(x16) if isinstance(x16, str) else None
+                            if x17 is not None:
+                                if not x17(x15):
+                                    return False
+                            else:
+                                if not _valid_unknown_elicitation_property_schema(x15):
+                                    return False
+                        if isinstance(x15, dict):
+                            if "type" not in x15:
+                                return False
+                            x18 = x15["type"]
+                            if not isinstance(x18, str):
+                                return False
+                        else:
+                            return False
+                else:
+                    return False
+            if "required" in x6:
+                x19 = x6["required"]
+                if not (isinstance(x19, list) or x19 is None):
+                    return False
+                if isinstance(x19, list):
+                    for x21 in x19:
+                        if not isinstance(x21, str):
+                            return False
+            if "description" in x6:
+                x22 = x6["description"]
+                if not _valid_100(x22):
+                    return False
+            if "_meta" in x6:
+                x23 = x6["_meta"]
+                if not _valid_96(x23):
+                    return False
+        else:
+            return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "mode" not in v:
+            return False
+        if "message" not in v:
+            return False
+        if not _STRINGS_127.issuperset(v):
+            for k24 in v.keys() - _STRINGS_127:
+                x25 = v[k24]
+                if isinstance(x25, str):
+                    pass
+                elif is_number(x25):
+                    if x25 > 9007199254740991 or x25 != x25:
+                        return False
+                    if x25 < -9007199254740991 or x25 != x25:
+                        return False
+                elif isinstance(x25, list):
+                    for x27 in x25:
+                        if not (isinstance(x27, str) or _valid_open_value(x27)):
+                            return False
+                elif isinstance(x25, dict):
+                    for x28 in x25.values():
+                        if not (isinstance(x28, str) or _valid_open_value(x28)):
+                            return False
+        x29 = v["mode"]
+        if not isinstance(x29, str):
+            return False
+        if x29 != "form":
+            return False
+        x30 = v["message"]
+        if not isinstance(x30, str):
+            return False
+        if "_meta" in v:
+            x31 = v["_meta"]
+            if not _valid_96(x31):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_url_create_elicitation_request(v: Any) -> bool:
+    if _valid_135(v):
+        if not _valid_elicitation_session_scope(v):
+            return False
+    elif _valid_136(v):
+        if not _valid_elicitation_request_scope(v):
+            return False
+    else:
+        if not (_valid_elicitation_session_scope(v)):
+            return False
+    if isinstance(v, dict):
+        if "elicitationId" not in v:
+            return False
+        if "url" not in v:
+            return False
+        if not _STRINGS_128.issuperset(v):
+            for k1 in v.keys() - _STRINGS_128:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["elicitationId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "mode" not in v:
+            return False
+        if "message" not in v:
+            return False
+        if not _STRINGS_129.issuperset(v):
+            for k8 in v.keys() - _STRINGS_129:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["mode"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "url":
+            return False
+        x14 = v["message"]
+        if not isinstance(x14, str):
+            return False
+        if "_meta" in v:
+            x15 = v["_meta"]
+            if not _valid_96(x15):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_unknown_create_elicitation_request(v: Any) -> bool:
+    if _valid_135(v):
+        if not _valid_elicitation_session_scope(v):
+            return False
+    elif _valid_136(v):
+        if not _valid_elicitation_request_scope(v):
+            return False
+    else:
+        if not (_valid_elicitation_session_scope(v)):
+            return False
+    if isinstance(v, dict):
+        if "mode" not in v:
+            return False
+        if "message" not in v:
+            return False
+        if not _STRINGS_36.issuperset(v):
+            for k1 in v.keys() - _STRINGS_36:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["mode"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_139(x6):
+            return False
+        x7 = v["message"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_accept_create_elicitation_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_130.issuperset(v):
+            for k1 in v.keys() - _STRINGS_130:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "content" in v:
+            x6 = v["content"]
+            if not (isinstance(x6, dict) or x6 is None):
+                return False
+            if isinstance(x6, dict):
+                for x7 in x6.values():
+                    if not (
+                        isinstance(x7, str)
+                        or is_integer(x7)
+                        or is_number(x7)
+                        or isinstance(x7, bool)
+                        or isinstance(x7, list)
+                    ):
+                        return False
+                    if is_number(x7):
+                        if x7 > 9007199254740991 or x7 != x7:
+                            return False
+                        if x7 < -9007199254740991 or x7 != x7:
+                            return False
+                    elif isinstance(x7, list):
+                        for x9 in x7:
+                            if not isinstance(x9, str):
+                                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "action" not in v:
+            return False
+        if not _STRINGS_131.issuperset(v):
+            for k10 in v.keys() - _STRINGS_131:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["action"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "accept":
+            return False
+        if "_meta" in v:
+            x16 = v["_meta"]
+            if not _valid_96(x16):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_decline_create_elicitation_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "action" not in v:
+            return False
+        if not _STRINGS_52.issuperset(v):
+            for k1 in v.keys() - _STRINGS_52:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "decline":
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_cancel_create_elicitation_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "action" not in v:
+            return False
+        if not _STRINGS_52.issuperset(v):
+            for k1 in v.keys() - _STRINGS_52:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "cancel":
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_unknown_create_elicitation_response(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "action" not in v:
+            return False
+        if not _STRINGS_52.issuperset(v):
+            for k1 in v.keys() - _STRINGS_52:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["action"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_140(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_client_session_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_58.issuperset(v):
+            for k1 in v.keys() - _STRINGS_58:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "compaction" in v:
+            x6 = v["compaction"]
+            if not _valid_141(x6):
+                return False
+        if "configOptions" in v:
+            x7 = v["configOptions"]
+            if not _valid_142(x7):
+                return False
+        if "notices" in v:
+            x8 = v["notices"]
+            if not _valid_143(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_elicitation_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_61.issuperset(v):
+            for k1 in v.keys() - _STRINGS_61:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "form" in v:
+            x6 = v["form"]
+            if not _valid_144(x6):
+                return False
+        if "url" in v:
+            x7 = v["url"]
+            if not _valid_145(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_implementation(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "version" not in v:
+            return False
+        if not _STRINGS_62.issuperset(v):
+            for k1 in v.keys() - _STRINGS_62:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        if "title" in v:
+            x7 = v["title"]
+            if not _valid_100(x7):
+                return False
+        x8 = v["version"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_list_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_delete_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_additional_directories_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_resume_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_close_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_logout_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_auth_method(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if _valid_146(v):
+        if not _valid_terminal_auth_method(v):
+            return False
+    else:
+        if not _valid_auth_method_agent(v):
+            return False
+    return True
+
+
+def _valid_mcp_server(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if not isinstance(v, dict):
+        if not _valid_http_mcp_server(v):
+            return False
+    else:
+        x1 = v.get("type")
+        x2 = _VALID_BY_TAG_15.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if not _valid_mcp_server_stdio(v):
+                return False
+    return True
+
+
+def _valid_session_mode_state(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "currentModeId" not in v:
+            return False
+        if "availableModes" not in v:
+            return False
+        if not _STRINGS_76.issuperset(v):
+            for k1 in v.keys() - _STRINGS_76:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["currentModeId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["availableModes"]
+        if not _valid_148(x7):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_config_option(v: Any) -> bool:
+    if not isinstance(v, dict):
+        if not _valid_select_session_config_option(v):
+            return False
+    else:
+        x1 = v.get("type")
+        x2 = _VALID_BY_TAG_16.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if isinstance(v, dict):
+                if "type" in v:
+                    x3 = v["type"]
+                    if not (isinstance(x3, str) and x3 in _STRINGS_77):
+                        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_info(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "cwd" not in v:
+            return False
+        if not _STRINGS_87.issuperset(v):
+            for k1 in v.keys() - _STRINGS_87:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["cwd"]
+        if not isinstance(x7, str):
+            return False
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
+            if not _valid_151(x8):
+                return False
+        if "title" in v:
+            x9 = v["title"]
+            if not _valid_100(x9):
+                return False
+        if "updatedAt" in v:
+            x10 = v["updatedAt"]
+            if not _valid_100(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_96(x11):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_boolean_set_session_config_option_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if "sessionId" not in v:
+            return False
+        if "configId" not in v:
+            return False
+        if "value" not in v:
+            return False
+        if not _STRINGS_91.issuperset(v):
+            for k1 in v.keys() - _STRINGS_91:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["type"]
+        if not isinstance(x6, str):
+            return False
+        if x6 != "boolean":
+            return False
+        x7 = v["sessionId"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["configId"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+        x10 = v["value"]
+        if not isinstance(x10, bool):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_value_id_set_session_config_option_request(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if "configId" not in v:
+            return False
+        if "value" not in v:
+            return False
+        if not _STRINGS_92.issuperset(v):
+            for k1 in v.keys() - _STRINGS_92:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["configId"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+        x9 = v["value"]
+        if not isinstance(x9, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_content_block(v: Any) -> bool:
+    if not isinstance(v, dict):
+        if not _valid_text_content_block(v):
+            return False
+    else:
+        x1 = v.get("type")
+        x2 = _VALID_BY_TAG_17.get(x1) if isinstance(x1, str) else None
+        if x2 is not None:
+            if not x2(v):
+                return False
+        else:
+            if isinstance(v, dict):
+                if "type" in v:
+                    x3 = v["type"]
+                    if not (isinstance(x3, str) and x3 in _STRINGS_12):
+                        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x4 = v["type"]
+        if not isinstance(x4, str):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_user_message_chunk_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if not _STRINGS_132.issuperset(v):
+            for k1 in v.keys() - _STRINGS_132:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
+                return False
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
+            if not _valid_153(x11):
+                return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_154(x12):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_133.issuperset(v):
+            for k13 in v.keys() - _STRINGS_133:
+                x14 = v[k13]
+                if isinstance(x14, str):
+                    pass
+                elif is_number(x14):
+                    if x14 > 9007199254740991 or x14 != x14:
+                        return False
+                    if x14 < -9007199254740991 or x14 != x14:
+                        return False
+                elif isinstance(x14, list):
+                    for x16 in x14:
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+                elif isinstance(x14, dict):
+                    for x17 in x14.values():
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "user_message_chunk":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_agent_message_chunk_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if not _STRINGS_132.issuperset(v):
+            for k1 in v.keys() - _STRINGS_132:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
+                return False
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
+            if not _valid_153(x11):
+                return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_154(x12):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_133.issuperset(v):
+            for k13 in v.keys() - _STRINGS_133:
+                x14 = v[k13]
+                if isinstance(x14, str):
+                    pass
+                elif is_number(x14):
+                    if x14 > 9007199254740991 or x14 != x14:
+                        return False
+                    if x14 < -9007199254740991 or x14 != x14:
+                        return False
+                elif isinstance(x14, list):
+                    for x16 in x14:
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+                elif isinstance(x14, dict):
+                    for x17 in x14.values():
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "agent_message_chunk":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_agent_thought_chunk_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if not _STRINGS_132.issuperset(v):
+            for k1 in v.keys() - _STRINGS_132:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
+                return False
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "messageId" in v:
+            x11 = v["messageId"]
+            if not _valid_153(x11):
+                return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_154(x12):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_133.issuperset(v):
+            for k13 in v.keys() - _STRINGS_133:
+                x14 = v[k13]
+                if isinstance(x14, str):
+                    pass
+                elif is_number(x14):
+                    if x14 > 9007199254740991 or x14 != x14:
+                        return False
+                    if x14 < -9007199254740991 or x14 != x14:
+                        return False
+                elif isinstance(x14, list):
+                    for x16 in x14:
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+                elif isinstance(x14, dict):
+                    for x17 in x14.values():
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "agent_thought_chunk":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_tool_call_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "toolCallId" not in v:
+            return False
+        if "title" not in v:
+            return False
+        if not _STRINGS_134.issuperset(v):
+            for k1 in v.keys() - _STRINGS_134:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["toolCallId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if not isinstance(x7, str):
+            return False
+        if "name" in v:
+            x8 = v["name"]
+            if not _valid_100(x8):
+                return False
+        if "kind" in v:
+            x9 = v["kind"]
+            if not _valid_155(x9):
+                return False
+        if "status" in v:
+            x10 = v["status"]
+            if not _valid_156(x10):
+                return False
+        if "content" in v:
+            x11 = v["content"]
+            if not _valid_157(x11):
+                return False
+        if "locations" in v:
+            x12 = v["locations"]
+            if not _valid_158(x12):
+                return False
+        if "rawInput" in v:
+            x13 = v["rawInput"]
+            if not _valid_open_value(x13):
+                return False
+        if "rawOutput" in v:
+            x14 = v["rawOutput"]
+            if not _valid_open_value(x14):
+                return False
+        if "_meta" in v:
+            x15 = v["_meta"]
+            if not _valid_154(x15):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_135.issuperset(v):
+            for k16 in v.keys() - _STRINGS_135:
+                x17 = v[k16]
+                if isinstance(x17, str):
+                    pass
+                elif is_number(x17):
+                    if x17 > 9007199254740991 or x17 != x17:
+                        return False
+                    if x17 < -9007199254740991 or x17 != x17:
+                        return False
+                elif isinstance(x17, list):
+                    for x19 in x17:
+                        if not (isinstance(x19, str) or _valid_open_value(x19)):
+                            return False
+                elif isinstance(x17, dict):
+                    for x20 in x17.values():
+                        if not (isinstance(x20, str) or _valid_open_value(x20)):
+                            return False
+        x21 = v["sessionUpdate"]
+        if not isinstance(x21, str):
+            return False
+        if x21 != "tool_call":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_tool_call_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "toolCallId" not in v:
+            return False
+        if not _STRINGS_136.issuperset(v):
+            for k1 in v.keys() - _STRINGS_136:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["toolCallId"]
+        if not isinstance(x6, str):
+            return False
+        if "kind" in v:
+            x7 = v["kind"]
+            if not _valid_98(x7):
+                return False
+        if "status" in v:
+            x8 = v["status"]
+            if not _valid_99(x8):
+                return False
+        if "title" in v:
+            x9 = v["title"]
+            if not _valid_100(x9):
+                return False
+        if "name" in v:
+            x10 = v["name"]
+            if not _valid_100(x10):
+                return False
+        if "content" in v:
+            x11 = v["content"]
+            if not _valid_101(x11):
+                return False
+        if "locations" in v:
+            x12 = v["locations"]
+            if not _valid_102(x12):
+                return False
+        if "rawInput" in v:
+            x13 = v["rawInput"]
+            if not _valid_open_value(x13):
+                return False
+        if "rawOutput" in v:
+            x14 = v["rawOutput"]
+            if not _valid_open_value(x14):
+                return False
+        if "_meta" in v:
+            x15 = v["_meta"]
+            if not _valid_154(x15):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_137.issuperset(v):
+            for k16 in v.keys() - _STRINGS_137:
+                x17 = v[k16]
+                if isinstance(x17, str):
+                    pass
+                elif is_number(x17):
+                    if x17 > 9007199254740991 or x17 != x17:
+                        return False
+                    if x17 < -9007199254740991 or x17 != x17:
+                        return False
+                elif isinstance(x17, list):
+                    for x19 in x17:
+                        if not (isinstance(x19, str) or _valid_open_value(x19)):
+                            return False
+                elif isinstance(x17, dict):
+                    for x20 in x17.values():
+                        if not (isinstance(x20, str) or _valid_open_value(x20)):
+                            return False
+        x21 = v["sessionUpdate"]
+        if not isinstance(x21, str):
+            return False
+        if x21 != "tool_call_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_plan_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "entries" not in v:
+            return False
+        if not _STRINGS_138.issuperset(v):
+            for k1 in v.keys() - _STRINGS_138:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["entries"]
+        if not _valid_159(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_154(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_139.issuperset(v):
+            for k8 in v.keys() - _STRINGS_139:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "plan":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_available_commands_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "availableCommands" not in v:
+            return False
+        if not _STRINGS_140.issuperset(v):
+            for k1 in v.keys() - _STRINGS_140:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["availableCommands"]
+        if not _valid_160(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_154(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_141.issuperset(v):
+            for k8 in v.keys() - _STRINGS_141:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "available_commands_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_current_mode_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "currentModeId" not in v:
+            return False
+        if not _STRINGS_142.issuperset(v):
+            for k1 in v.keys() - _STRINGS_142:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["currentModeId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_154(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_143.issuperset(v):
+            for k8 in v.keys() - _STRINGS_143:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "current_mode_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_config_option_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "configOptions" not in v:
+            return False
+        if not _STRINGS_144.issuperset(v):
+            for k1 in v.keys() - _STRINGS_144:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["configOptions"]
+        if not _valid_131(x6):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_154(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_145.issuperset(v):
+            for k8 in v.keys() - _STRINGS_145:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["sessionUpdate"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "config_option_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_info_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_146.issuperset(v):
+            for k1 in v.keys() - _STRINGS_146:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "updatedAt" in v:
+            x7 = v["updatedAt"]
+            if not _valid_100(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_154(x8):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_147.issuperset(v):
+            for k9 in v.keys() - _STRINGS_147:
+                x10 = v[k9]
+                if isinstance(x10, str):
+                    pass
+                elif is_number(x10):
+                    if x10 > 9007199254740991 or x10 != x10:
+                        return False
+                    if x10 < -9007199254740991 or x10 != x10:
+                        return False
+                elif isinstance(x10, list):
+                    for x12 in x10:
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+                elif isinstance(x10, dict):
+                    for x13 in x10.values():
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+        x14 = v["sessionUpdate"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "session_info_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_usage_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "used" not in v:
+            return False
+        if "size" not in v:
+            return False
+        if not _STRINGS_148.issuperset(v):
+            for k1 in v.keys() - _STRINGS_148:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["used"]
+        if not is_integer(x6):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
+                return False
+            if x6 < 0 or x6 != x6:
+                return False
+        x7 = v["size"]
+        if not is_integer(x7):
+            return False
+        if is_number(x7):
+            if x7 > 9007199254740991 or x7 != x7:
+                return False
+            if x7 < 0 or x7 != x7:
+                return False
+        if "cost" in v:
+            x8 = v["cost"]
+            if not _valid_161(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_154(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_149.issuperset(v):
+            for k10 in v.keys() - _STRINGS_149:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["sessionUpdate"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "usage_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_notice_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "severity" not in v:
+            return False
+        if "title" not in v:
+            return False
+        if not _STRINGS_150.issuperset(v):
+            for k1 in v.keys() - _STRINGS_150:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["severity"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if isinstance(x7, str):
+            if len(x7) < 1:
+                return False
+        else:
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_154(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_151.issuperset(v):
+            for k10 in v.keys() - _STRINGS_151:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["sessionUpdate"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "notice":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_compaction_update_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "compactionId" not in v:
+            return False
+        if "status" not in v:
+            return False
+        if not _STRINGS_152.issuperset(v):
+            for k1 in v.keys() - _STRINGS_152:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["compactionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["status"]
+        if not isinstance(x7, str):
+            return False
+        if "summary" in v:
+            x8 = v["summary"]
+            if not _valid_162(x8):
+                return False
+        if "error" in v:
+            x9 = v["error"]
+            if not _valid_100(x9):
+                return False
+        if "_meta" in v:
+            x10 = v["_meta"]
+            if not _valid_154(x10):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_153.issuperset(v):
+            for k11 in v.keys() - _STRINGS_153:
+                x12 = v[k11]
+                if isinstance(x12, str):
+                    pass
+                elif is_number(x12):
+                    if x12 > 9007199254740991 or x12 != x12:
+                        return False
+                    if x12 < -9007199254740991 or x12 != x12:
+                        return False
+                elif isinstance(x12, list):
+                    for x14 in x12:
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+                elif isinstance(x12, dict):
+                    for x15 in x12.values():
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+        x16 = v["sessionUpdate"]
+        if not isinstance(x16, str):
+            return False
+        if x16 != "compaction_update":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_compaction_summary_chunk_session_update(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "compactionId" not in v:
+            return False
+        if "content" not in v:
+            return False
+        if not _STRINGS_154.issuperset(v):
+            for k1 in v.keys() - _STRINGS_154:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["compactionId"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["content"]
+        if not isinstance(x7, dict):
+            if not _valid_text_content_block(x7):
+                return False
+        else:
+            x8 = x7.get("type")
+            x9 = _VALID_BY_TAG_17.get(x8) if isinstance(x8, str) else None
+            if x9 is not None:
+                if not x9(x7):
+                    return False
+            else:
+                if isinstance(x7, dict):
+                    if "type" in x7:
+                        x10 = x7["type"]
+                        if not (isinstance(x10, str) and x10 in _STRINGS_12):
+                            return False
+        if isinstance(x7, dict):
+            if "type" not in x7:
+                return False
+            x11 = x7["type"]
+            if not isinstance(x11, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_154(x12):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "sessionUpdate" not in v:
+            return False
+        if not _STRINGS_155.issuperset(v):
+            for k13 in v.keys() - _STRINGS_155:
+                x14 = v[k13]
+                if isinstance(x14, str):
+                    pass
+                elif is_number(x14):
+                    if x14 > 9007199254740991 or x14 != x14:
+                        return False
+                    if x14 < -9007199254740991 or x14 != x14:
+                        return False
+                elif isinstance(x14, list):
+                    for x16 in x14:
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+                elif isinstance(x14, dict):
+                    for x17 in x14.values():
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+        x18 = v["sessionUpdate"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "compaction_summary_chunk":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_content_tool_call_content(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if not _STRINGS_156.issuperset(v):
+            for k1 in v.keys() - _STRINGS_156:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, dict):
+            if not _valid_text_content_block(x6):
+                return False
+        else:
+            x7 = x6.get("type")
+            x8 = _VALID_BY_TAG_17.get(x7) if isinstance(x7, str) else None
+            if x8 is not None:
+                if not x8(x6):
+                    return False
+            else:
+                if isinstance(x6, dict):
+                    if "type" in x6:
+                        x9 = x6["type"]
+                        if not (isinstance(x9, str) and x9 in _STRINGS_12):
+                            return False
+        if isinstance(x6, dict):
+            if "type" not in x6:
+                return False
+            x10 = x6["type"]
+            if not isinstance(x10, str):
+                return False
+        else:
+            return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_163(x11):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_157.issuperset(v):
+            for k12 in v.keys() - _STRINGS_157:
+                x13 = v[k12]
+                if isinstance(x13, str):
+                    pass
+                elif is_number(x13):
+                    if x13 > 9007199254740991 or x13 != x13:
+                        return False
+                    if x13 < -9007199254740991 or x13 != x13:
+                        return False
+                elif isinstance(x13, list):
+                    for x15 in x13:
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+                elif isinstance(x13, dict):
+                    for x16 in x13.values():
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "content":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_diff_tool_call_content(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "path" not in v:
+            return False
+        if "newText" not in v:
+            return False
+        if not _STRINGS_158.issuperset(v):
+            for k1 in v.keys() - _STRINGS_158:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["path"]
+        if not isinstance(x6, str):
+            return False
+        if "oldText" in v:
+            x7 = v["oldText"]
+            if not _valid_100(x7):
+                return False
+        x8 = v["newText"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_163(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_159.issuperset(v):
+            for k10 in v.keys() - _STRINGS_159:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "diff":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_terminal_tool_call_content(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "terminalId" not in v:
+            return False
+        if not _STRINGS_160.issuperset(v):
+            for k1 in v.keys() - _STRINGS_160:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["terminalId"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_163(x7):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_161.issuperset(v):
+            for k8 in v.keys() - _STRINGS_161:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["type"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "terminal":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_elicitation_session_scope(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+        if not _STRINGS_38.issuperset(v):
+            for k1 in v.keys() - _STRINGS_38:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["sessionId"]
+        if not isinstance(x6, str):
+            return False
+        if "toolCallId" in v:
+            x7 = v["toolCallId"]
+            if not _valid_164(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_elicitation_request_scope(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "requestId" not in v:
+            return False
+        if not _STRINGS_39.issuperset(v):
+            for k1 in v.keys() - _STRINGS_39:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["requestId"]
+        if not (x6 is None or is_integer(x6) or isinstance(x6, str)):
+            return False
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
+                return False
+            if x6 < -9007199254740991 or x6 != x6:
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_string_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_162.issuperset(v):
+            for k1 in v.keys() - _STRINGS_162:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "minLength" in v:
+            x8 = v["minLength"]
+            if not (is_integer(x8) or x8 is None):
+                return False
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    return False
+                if x8 < 0 or x8 != x8:
+                    return False
+        if "maxLength" in v:
+            x9 = v["maxLength"]
+            if not (is_integer(x9) or x9 is None):
+                return False
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    return False
+                if x9 < 0 or x9 != x9:
+                    return False
+        if "pattern" in v:
+            x10 = v["pattern"]
+            if not (isinstance(x10, str) or x10 is None):
+                return False
+        if "format" in v:
+            x11 = v["format"]
+            if not (_valid_string_format(x11) or _valid_97(x11)):
+                return False
+        if "default" in v:
+            x12 = v["default"]
+            if not _valid_100(x12):
+                return False
+        if "enum" in v:
+            x13 = v["enum"]
+            if not (isinstance(x13, list) or x13 is None):
+                return False
+            if isinstance(x13, list):
+                for x15 in x13:
+                    if not isinstance(x15, str):
+                        return False
+        if "oneOf" in v:
+            x16 = v["oneOf"]
+            if not (isinstance(x16, list) or x16 is None):
+                return False
+            if isinstance(x16, list):
+                for x18 in x16:
+                    if not _valid_enum_option(x18):
+                        return False
+        if "_meta" in v:
+            x19 = v["_meta"]
+            if not _valid_163(x19):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_163.issuperset(v):
+            for k20 in v.keys() - _STRINGS_163:
+                x21 = v[k20]
+                if isinstance(x21, str):
+                    pass
+                elif is_number(x21):
+                    if x21 > 9007199254740991 or x21 != x21:
+                        return False
+                    if x21 < -9007199254740991 or x21 != x21:
+                        return False
+                elif isinstance(x21, list):
+                    for x23 in x21:
+                        if not (isinstance(x23, str) or _valid_open_value(x23)):
+                            return False
+                elif isinstance(x21, dict):
+                    for x24 in x21.values():
+                        if not (isinstance(x24, str) or _valid_open_value(x24)):
+                            return False
+        x25 = v["type"]
+        if not isinstance(x25, str):
+            return False
+        if x25 != "string":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_number_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_164.issuperset(v):
+            for k1 in v.keys() - _STRINGS_164:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "minimum" in v:
+            x8 = v["minimum"]
+            if not (is_number(x8) or x8 is None):
+                return False
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    return False
+                if x8 < -9007199254740991 or x8 != x8:
+                    return False
+        if "maximum" in v:
+            x9 = v["maximum"]
+            if not (is_number(x9) or x9 is None):
+                return False
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    return False
+                if x9 < -9007199254740991 or x9 != x9:
+                    return False
+        if "default" in v:
+            x10 = v["default"]
+            if not _valid_165(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_163(x11):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_165.issuperset(v):
+            for k12 in v.keys() - _STRINGS_165:
+                x13 = v[k12]
+                if isinstance(x13, str):
+                    pass
+                elif is_number(x13):
+                    if x13 > 9007199254740991 or x13 != x13:
+                        return False
+                    if x13 < -9007199254740991 or x13 != x13:
+                        return False
+                elif isinstance(x13, list):
+                    for x15 in x13:
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+                elif isinstance(x13, dict):
+                    for x16 in x13.values():
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "number":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_integer_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_164.issuperset(v):
+            for k1 in v.keys() - _STRINGS_164:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "minimum" in v:
+            x8 = v["minimum"]
+            if not (is_integer(x8) or x8 is None):
+                return False
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    return False
+                if x8 < -9007199254740991 or x8 != x8:
+                    return False
+        if "maximum" in v:
+            x9 = v["maximum"]
+            if not (is_integer(x9) or x9 is None):
+                return False
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    return False
+                if x9 < -9007199254740991 or x9 != x9:
+                    return False
+        if "default" in v:
+            x10 = v["default"]
+            if not _valid_166(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_163(x11):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_165.issuperset(v):
+            for k12 in v.keys() - _STRINGS_165:
+                x13 = v[k12]
+                if isinstance(x13, str):
+                    pass
+                elif is_number(x13):
+                    if x13 > 9007199254740991 or x13 != x13:
+                        return False
+                    if x13 < -9007199254740991 or x13 != x13:
+                        return False
+                elif isinstance(x13, list):
+                    for x15 in x13:
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+                elif isinstance(x13, dict):
+                    for x16 in x13.values():
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "integer":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_boolean_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_166.issuperset(v):
+            for k1 in v.keys() - _STRINGS_166:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "default" in v:
+            x8 = v["default"]
+            if not _valid_167(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_163(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_167.issuperset(v):
+            for k10 in v.keys() - _STRINGS_167:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "boolean":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_array_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "items" not in v:
+            return False
+        if not _STRINGS_168.issuperset(v):
+            for k1 in v.keys() - _STRINGS_168:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "title" in v:
+            x6 = v["title"]
+            if not _valid_100(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "minItems" in v:
+            x8 = v["minItems"]
+            if not (is_integer(x8) or x8 is None):
+                return False
+            if is_number(x8):
+                if x8 > 9007199254740991 or x8 != x8:
+                    return False
+                if x8 < 0 or x8 != x8:
+                    return False
+        if "maxItems" in v:
+            x9 = v["maxItems"]
+            if not (is_integer(x9) or x9 is None):
+                return False
+            if is_number(x9):
+                if x9 > 9007199254740991 or x9 != x9:
+                    return False
+                if x9 < 0 or x9 != x9:
+                    return False
+        x10 = v["items"]
+        if not isinstance(x10, dict):
+            return False
+        if _valid_168(x10):
+            if not _valid_tagged_string_multi_select_items(x10):
+                return False
+        else:
+            if not _valid_titled_multi_select_items(x10):
+                return False
+        if "default" in v:
+            x11 = v["default"]
+            if not _valid_169(x11):
+                return False
+        if "_meta" in v:
+            x12 = v["_meta"]
+            if not _valid_163(x12):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_169.issuperset(v):
+            for k13 in v.keys() - _STRINGS_169:
+                x14 = v[k13]
+                if isinstance(x14, str):
+                    pass
+                elif is_number(x14):
+                    if x14 > 9007199254740991 or x14 != x14:
+                        return False
+                    if x14 < -9007199254740991 or x14 != x14:
+                        return False
+                elif isinstance(x14, list):
+                    for x16 in x14:
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+                elif isinstance(x14, dict):
+                    for x17 in x14.values():
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+        x18 = v["type"]
+        if not isinstance(x18, str):
+            return False
+        if x18 != "array":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_unknown_elicitation_property_schema(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_11.issuperset(v):
+            for k1 in v.keys() - _STRINGS_11:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["type"]
+        if not isinstance(x6, str):
+            return False
+        if _valid_170(x6):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_compaction_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        for x1 in v.values():
+            if isinstance(x1, str):
+                pass
+            elif is_number(x1):
+                if x1 > 9007199254740991 or x1 != x1:
+                    return False
+                if x1 < -9007199254740991 or x1 != x1:
+                    return False
+            elif isinstance(x1, list):
+                for x3 in x1:
+                    if not (isinstance(x3, str) or _valid_open_value(x3)):
+                        return False
+            elif isinstance(x1, dict):
+                for x4 in x1.values():
+                    if not (isinstance(x4, str) or _valid_open_value(x4)):
+                        return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_config_options_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_59.issuperset(v):
+            for k1 in v.keys() - _STRINGS_59:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "boolean" in v:
+            x6 = v["boolean"]
+            if not _valid_171(x6):
+                return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_notice_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        for x1 in v.values():
+            if isinstance(x1, str):
+                pass
+            elif is_number(x1):
+                if x1 > 9007199254740991 or x1 != x1:
+                    return False
+                if x1 < -9007199254740991 or x1 != x1:
+                    return False
+            elif isinstance(x1, list):
+                for x3 in x1:
+                    if not (isinstance(x3, str) or _valid_open_value(x3)):
+                        return False
+            elif isinstance(x1, dict):
+                for x4 in x1.values():
+                    if not (isinstance(x4, str) or _valid_open_value(x4)):
+                        return False
+    else:
+        return False
+    return True
+
+
+def _valid_elicitation_form_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_elicitation_url_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_terminal_auth_method(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "id" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_170.issuperset(v):
+            for k1 in v.keys() - _STRINGS_170:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "args" in v:
+            x9 = v["args"]
+            if _valid_97(x9):
+                return False
+            else:
+                if isinstance(x9, list):
+                    for x11 in x9:
+                        if not isinstance(x11, str):
+                            return False
+                else:
+                    return False
+        if "env" in v:
+            x12 = v["env"]
+            if _valid_97(x12):
+                return False
+            else:
+                if isinstance(x12, dict):
+                    for x13 in x12.values():
+                        if not isinstance(x13, str):
+                            return False
+                else:
+                    return False
+        if "_meta" in v:
+            x14 = v["_meta"]
+            if not _valid_163(x14):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_171.issuperset(v):
+            for k15 in v.keys() - _STRINGS_171:
+                x16 = v[k15]
+                if isinstance(x16, str):
+                    pass
+                elif is_number(x16):
+                    if x16 > 9007199254740991 or x16 != x16:
+                        return False
+                    if x16 < -9007199254740991 or x16 != x16:
+                        return False
+                elif isinstance(x16, list):
+                    for x18 in x16:
+                        if not (isinstance(x18, str) or _valid_open_value(x18)):
+                            return False
+                elif isinstance(x16, dict):
+                    for x19 in x16.values():
+                        if not (isinstance(x19, str) or _valid_open_value(x19)):
+                            return False
+        x20 = v["type"]
+        if not isinstance(x20, str):
+            return False
+        if x20 != "terminal":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_auth_method_agent(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "id" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_70.issuperset(v):
+            for k1 in v.keys() - _STRINGS_70:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_http_mcp_server(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "url" not in v:
+            return False
+        if "headers" not in v:
+            return False
+        if not _STRINGS_172.issuperset(v):
+            for k1 in v.keys() - _STRINGS_172:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["headers"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not _valid_http_header(x10):
+                        return False
+            else:
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_163(x11):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_173.issuperset(v):
+            for k12 in v.keys() - _STRINGS_173:
+                x13 = v[k12]
+                if isinstance(x13, str):
+                    pass
+                elif is_number(x13):
+                    if x13 > 9007199254740991 or x13 != x13:
+                        return False
+                    if x13 < -9007199254740991 or x13 != x13:
+                        return False
+                elif isinstance(x13, list):
+                    for x15 in x13:
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+                elif isinstance(x13, dict):
+                    for x16 in x13.values():
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "http":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_sse_mcp_server(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "url" not in v:
+            return False
+        if "headers" not in v:
+            return False
+        if not _STRINGS_172.issuperset(v):
+            for k1 in v.keys() - _STRINGS_172:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["url"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["headers"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not _valid_http_header(x10):
+                        return False
+            else:
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_163(x11):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_173.issuperset(v):
+            for k12 in v.keys() - _STRINGS_173:
+                x13 = v[k12]
+                if isinstance(x13, str):
+                    pass
+                elif is_number(x13):
+                    if x13 > 9007199254740991 or x13 != x13:
+                        return False
+                    if x13 < -9007199254740991 or x13 != x13:
+                        return False
+                elif isinstance(x13, list):
+                    for x15 in x13:
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+                elif isinstance(x13, dict):
+                    for x16 in x13.values():
+                        if not (isinstance(x16, str) or _valid_open_value(x16)):
+                            return False
+        x17 = v["type"]
+        if not isinstance(x17, str):
+            return False
+        if x17 != "sse":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_mcp_server_stdio(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "command" not in v:
+            return False
+        if "args" not in v:
+            return False
+        if "env" not in v:
+            return False
+        if not _STRINGS_74.issuperset(v):
+            for k1 in v.keys() - _STRINGS_74:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["command"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["args"]
+        if _valid_97(x8):
+            return False
+        else:
+            if isinstance(x8, list):
+                for x10 in x8:
+                    if not isinstance(x10, str):
+                        return False
+            else:
+                return False
+        x11 = v["env"]
+        if _valid_97(x11):
+            return False
+        else:
+            if isinstance(x11, list):
+                for x13 in x11:
+                    if not _valid_env_variable(x13):
+                        return False
+            else:
+                return False
+        if "_meta" in v:
+            x14 = v["_meta"]
+            if not _valid_96(x14):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_mode(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "id" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_70.issuperset(v):
+            for k1 in v.keys() - _STRINGS_70:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["id"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_select_session_config_option(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "currentValue" not in v:
+            return False
+        if "options" not in v:
+            return False
+        if not _STRINGS_174.issuperset(v):
+            for k1 in v.keys() - _STRINGS_174:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["currentValue"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["options"]
+        if not (_valid_ungrouped_session_config_select_options(x7)):
+            return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if "id" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_175.issuperset(v):
+            for k8 in v.keys() - _STRINGS_175:
+                x9 = v[k8]
+                if isinstance(x9, str):
+                    pass
+                elif is_number(x9):
+                    if x9 > 9007199254740991 or x9 != x9:
+                        return False
+                    if x9 < -9007199254740991 or x9 != x9:
+                        return False
+                elif isinstance(x9, list):
+                    for x11 in x9:
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+                elif isinstance(x9, dict):
+                    for x12 in x9.values():
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+        x13 = v["type"]
+        if not isinstance(x13, str):
+            return False
+        if x13 != "select":
+            return False
+        x14 = v["id"]
+        if not isinstance(x14, str):
+            return False
+        x15 = v["name"]
+        if not isinstance(x15, str):
+            return False
+        if "description" in v:
+            x16 = v["description"]
+            if not _valid_100(x16):
+                return False
+        if "category" in v:
+            x17 = v["category"]
+            if not _valid_172(x17):
+                return False
+        if "_meta" in v:
+            x18 = v["_meta"]
+            if not _valid_96(x18):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_boolean_session_config_option(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "currentValue" not in v:
+            return False
+        if not _STRINGS_176.issuperset(v):
+            for k1 in v.keys() - _STRINGS_176:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["currentValue"]
+        if not isinstance(x6, bool):
+            return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if "id" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_177.issuperset(v):
+            for k7 in v.keys() - _STRINGS_177:
+                x8 = v[k7]
+                if isinstance(x8, str):
+                    pass
+                elif is_number(x8):
+                    if x8 > 9007199254740991 or x8 != x8:
+                        return False
+                    if x8 < -9007199254740991 or x8 != x8:
+                        return False
+                elif isinstance(x8, list):
+                    for x10 in x8:
+                        if not (isinstance(x10, str) or _valid_open_value(x10)):
+                            return False
+                elif isinstance(x8, dict):
+                    for x11 in x8.values():
+                        if not (isinstance(x11, str) or _valid_open_value(x11)):
+                            return False
+        x12 = v["type"]
+        if not isinstance(x12, str):
+            return False
+        if x12 != "boolean":
+            return False
+        x13 = v["id"]
+        if not isinstance(x13, str):
+            return False
+        x14 = v["name"]
+        if not isinstance(x14, str):
+            return False
+        if "description" in v:
+            x15 = v["description"]
+            if not _valid_100(x15):
+                return False
+        if "category" in v:
+            x16 = v["category"]
+            if not _valid_172(x16):
+                return False
+        if "_meta" in v:
+            x17 = v["_meta"]
+            if not _valid_96(x17):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_text_content_block(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "text" not in v:
+            return False
+        if not _STRINGS_178.issuperset(v):
+            for k1 in v.keys() - _STRINGS_178:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "annotations" in v:
+            x6 = v["annotations"]
+            if not _valid_173(x6):
+                return False
+        x7 = v["text"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_163(x8):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_179.issuperset(v):
+            for k9 in v.keys() - _STRINGS_179:
+                x10 = v[k9]
+                if isinstance(x10, str):
+                    pass
+                elif is_number(x10):
+                    if x10 > 9007199254740991 or x10 != x10:
+                        return False
+                    if x10 < -9007199254740991 or x10 != x10:
+                        return False
+                elif isinstance(x10, list):
+                    for x12 in x10:
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+                elif isinstance(x10, dict):
+                    for x13 in x10.values():
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+        x14 = v["type"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "text":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_image_content_block(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "data" not in v:
+            return False
+        if "mimeType" not in v:
+            return False
+        if not _STRINGS_180.issuperset(v):
+            for k1 in v.keys() - _STRINGS_180:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "annotations" in v:
+            x6 = v["annotations"]
+            if not _valid_173(x6):
+                return False
+        x7 = v["data"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["mimeType"]
+        if not isinstance(x8, str):
+            return False
+        if "uri" in v:
+            x9 = v["uri"]
+            if not _valid_100(x9):
+                return False
+        if "_meta" in v:
+            x10 = v["_meta"]
+            if not _valid_163(x10):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_181.issuperset(v):
+            for k11 in v.keys() - _STRINGS_181:
+                x12 = v[k11]
+                if isinstance(x12, str):
+                    pass
+                elif is_number(x12):
+                    if x12 > 9007199254740991 or x12 != x12:
+                        return False
+                    if x12 < -9007199254740991 or x12 != x12:
+                        return False
+                elif isinstance(x12, list):
+                    for x14 in x12:
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+                elif isinstance(x12, dict):
+                    for x15 in x12.values():
+                        if not (isinstance(x15, str) or _valid_open_value(x15)):
+                            return False
+        x16 = v["type"]
+        if not isinstance(x16, str):
+            return False
+        if x16 != "image":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_audio_content_block(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "data" not in v:
+            return False
+        if "mimeType" not in v:
+            return False
+        if not _STRINGS_182.issuperset(v):
+            for k1 in v.keys() - _STRINGS_182:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "annotations" in v:
+            x6 = v["annotations"]
+            if not _valid_173(x6):
+                return False
+        x7 = v["data"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["mimeType"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_163(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_183.issuperset(v):
+            for k10 in v.keys() - _STRINGS_183:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "audio":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_resource_link_content_block(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "uri" not in v:
+            return False
+        if not _STRINGS_184.issuperset(v):
+            for k1 in v.keys() - _STRINGS_184:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "annotations" in v:
+            x6 = v["annotations"]
+            if not _valid_173(x6):
+                return False
+        if "description" in v:
+            x7 = v["description"]
+            if not _valid_100(x7):
+                return False
+        if "mimeType" in v:
+            x8 = v["mimeType"]
+            if not _valid_100(x8):
+                return False
+        x9 = v["name"]
+        if not isinstance(x9, str):
+            return False
+        if "size" in v:
+            x10 = v["size"]
+            if not _valid_166(x10):
+                return False
+        if "title" in v:
+            x11 = v["title"]
+            if not _valid_100(x11):
+                return False
+        x12 = v["uri"]
+        if not isinstance(x12, str):
+            return False
+        if "_meta" in v:
+            x13 = v["_meta"]
+            if not _valid_163(x13):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_185.issuperset(v):
+            for k14 in v.keys() - _STRINGS_185:
+                x15 = v[k14]
+                if isinstance(x15, str):
+                    pass
+                elif is_number(x15):
+                    if x15 > 9007199254740991 or x15 != x15:
+                        return False
+                    if x15 < -9007199254740991 or x15 != x15:
+                        return False
+                elif isinstance(x15, list):
+                    for x17 in x15:
+                        if not (isinstance(x17, str) or _valid_open_value(x17)):
+                            return False
+                elif isinstance(x15, dict):
+                    for x18 in x15.values():
+                        if not (isinstance(x18, str) or _valid_open_value(x18)):
+                            return False
+        x19 = v["type"]
+        if not isinstance(x19, str):
+            return False
+        if x19 != "resource_link":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_resource_content_block(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "resource" not in v:
+            return False
+        if not _STRINGS_186.issuperset(v):
+            for k1 in v.keys() - _STRINGS_186:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "annotations" in v:
+            x6 = v["annotations"]
+            if not _valid_173(x6):
+                return False
+        x7 = v["resource"]
+        if _valid_174(x7):
+            if not _valid_text_resource_contents(x7):
+                return False
+        elif _valid_175(x7):
+            if not _valid_blob_resource_contents(x7):
+                return False
+        else:
+            if not (_valid_text_resource_contents(x7)):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_163(x8):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_187.issuperset(v):
+            for k9 in v.keys() - _STRINGS_187:
+                x10 = v[k9]
+                if isinstance(x10, str):
+                    pass
+                elif is_number(x10):
+                    if x10 > 9007199254740991 or x10 != x10:
+                        return False
+                    if x10 < -9007199254740991 or x10 != x10:
+                        return False
+                elif isinstance(x10, list):
+                    for x12 in x10:
+                        if not (isinstance(x12, str) or _valid_open_value(x12)):
+                            return False
+                elif isinstance(x10, dict):
+                    for x13 in x10.values():
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+        x14 = v["type"]
+        if not isinstance(x14, str):
+            return False
+        if x14 != "resource":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_message_id(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    return True
+
+
+def _valid_plan_entry(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "content" not in v:
+            return False
+        if "priority" not in v:
+            return False
+        if "status" not in v:
+            return False
+        if not _STRINGS_103.issuperset(v):
+            for k1 in v.keys() - _STRINGS_103:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["content"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["priority"]
+        if not isinstance(x7, str):
+            return False
+        if not (isinstance(x7, str) and x7 in _STRINGS_104):
+            return False
+        x8 = v["status"]
+        if not isinstance(x8, str):
+            return False
+        if not (isinstance(x8, str) and x8 in _STRINGS_105):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_available_command(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "description" not in v:
+            return False
+        if not _STRINGS_107.issuperset(v):
+            for k1 in v.keys() - _STRINGS_107:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["description"]
+        if not isinstance(x7, str):
+            return False
+        if "input" in v:
+            x8 = v["input"]
+            if not _valid_176(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_cost(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "amount" not in v:
+            return False
+        if "currency" not in v:
+            return False
+        if not _STRINGS_112.issuperset(v):
+            for k1 in v.keys() - _STRINGS_112:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["amount"]
+        if is_number(x6):
+            if x6 > 9007199254740991 or x6 != x6:
+                return False
+            if x6 < -9007199254740991 or x6 != x6:
+                return False
+        else:
+            return False
+        x7 = v["currency"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_tool_call_id(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    return True
+
+
+def _valid_string_format(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_42):
+        return False
+    return True
+
+
+def _valid_enum_option(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "const" not in v:
+            return False
+        if "title" not in v:
+            return False
+        if not _STRINGS_43.issuperset(v):
+            for k1 in v.keys() - _STRINGS_43:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["const"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["title"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_tagged_string_multi_select_items(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "enum" not in v:
+            return False
+        if not _STRINGS_188.issuperset(v):
+            for k1 in v.keys() - _STRINGS_188:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["enum"]
+        if isinstance(x6, list):
+            for x8 in x6:
+                if not isinstance(x8, str):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_163(x9):
+                return False
+    else:
+        return False
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        if not _STRINGS_189.issuperset(v):
+            for k10 in v.keys() - _STRINGS_189:
+                x11 = v[k10]
+                if isinstance(x11, str):
+                    pass
+                elif is_number(x11):
+                    if x11 > 9007199254740991 or x11 != x11:
+                        return False
+                    if x11 < -9007199254740991 or x11 != x11:
+                        return False
+                elif isinstance(x11, list):
+                    for x13 in x11:
+                        if not (isinstance(x13, str) or _valid_open_value(x13)):
+                            return False
+                elif isinstance(x11, dict):
+                    for x14 in x11.values():
+                        if not (isinstance(x14, str) or _valid_open_value(x14)):
+                            return False
+        x15 = v["type"]
+        if not isinstance(x15, str):
+            return False
+        if x15 != "string":
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_titled_multi_select_items(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "anyOf" not in v:
+            return False
+        if not _STRINGS_48.issuperset(v):
+            for k1 in v.keys() - _STRINGS_48:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["anyOf"]
+        if isinstance(x6, list):
+            for x8 in x6:
+                if not _valid_enum_option(x8):
+                    return False
+        else:
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_boolean_config_option_capabilities(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_3.issuperset(v):
+            for k1 in v.keys() - _STRINGS_3:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "_meta" in v:
+            x6 = v["_meta"]
+            if not _valid_96(x6):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_http_header(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "name" not in v:
+            return False
+        if "value" not in v:
+            return False
+        if not _STRINGS_32.issuperset(v):
+            for k1 in v.keys() - _STRINGS_32:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["name"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["value"]
+        if not isinstance(x7, str):
+            return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_ungrouped_session_config_select_options(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_session_config_select_option(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_session_config_option_category(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    return True
+
+
+def _valid_annotations(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_14.issuperset(v):
+            for k1 in v.keys() - _STRINGS_14:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "audience" in v:
+            x6 = v["audience"]
+            if not _valid_177(x6):
+                return False
+        if "lastModified" in v:
+            x7 = v["lastModified"]
+            if not _valid_100(x7):
+                return False
+        if "priority" in v:
+            x8 = v["priority"]
+            if not _valid_165(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_text_resource_contents(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "text" not in v:
+            return False
+        if "uri" not in v:
+            return False
+        if not _STRINGS_20.issuperset(v):
+            for k1 in v.keys() - _STRINGS_20:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "mimeType" in v:
+            x6 = v["mimeType"]
+            if not _valid_100(x6):
+                return False
+        x7 = v["text"]
+        if not isinstance(x7, str):
+            return False
+        x8 = v["uri"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_blob_resource_contents(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "blob" not in v:
+            return False
+        if "uri" not in v:
+            return False
+        if not _STRINGS_21.issuperset(v):
+            for k1 in v.keys() - _STRINGS_21:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["blob"]
+        if not isinstance(x6, str):
+            return False
+        if "mimeType" in v:
+            x7 = v["mimeType"]
+            if not _valid_100(x7):
+                return False
+        x8 = v["uri"]
+        if not isinstance(x8, str):
+            return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_available_command_input(v: Any) -> bool:
+    if _valid_178(v):
+        if not _valid_unstructured_command_input(v):
+            return False
+    else:
+        if not (_valid_unstructured_command_input(v)):
+            return False
+    return True
+
+
+def _valid_session_config_select_option(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "value" not in v:
+            return False
+        if "name" not in v:
+            return False
+        if not _STRINGS_80.issuperset(v):
+            for k1 in v.keys() - _STRINGS_80:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["value"]
+        if not isinstance(x6, str):
+            return False
+        x7 = v["name"]
+        if not isinstance(x7, str):
+            return False
+        if "description" in v:
+            x8 = v["description"]
+            if not _valid_100(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_role(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_15):
+        return False
+    return True
+
+
+def _valid_unstructured_command_input(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "hint" not in v:
+            return False
+        if not _STRINGS_108.issuperset(v):
+            for k1 in v.keys() - _STRINGS_108:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        x6 = v["hint"]
+        if not isinstance(x6, str):
+            return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
 def _matches_0(v: Any) -> bool:
     if not (isinstance(v, dict) or v is None):
         return False
@@ -11683,6 +18733,904 @@ def _matches_95(v: Any) -> bool:
     return True
 
 
+def _valid_96(v: Any) -> bool:
+    if not (isinstance(v, dict) or v is None):
+        return False
+    if isinstance(v, dict):
+        for x1 in v.values():
+            if isinstance(x1, str):
+                pass
+            elif is_number(x1):
+                if x1 > 9007199254740991 or x1 != x1:
+                    return False
+                if x1 < -9007199254740991 or x1 != x1:
+                    return False
+            elif isinstance(x1, list):
+                for x3 in x1:
+                    if not (isinstance(x3, str) or _valid_open_value(x3)):
+                        return False
+            elif isinstance(x1, dict):
+                for x4 in x1.values():
+                    if not (isinstance(x4, str) or _valid_open_value(x4)):
+                        return False
+    return True
+
+
+def _valid_97(v: Any) -> bool:
+    if v is not None:
+        return False
+    return True
+
+
+def _valid_98(v: Any) -> bool:
+    if not (_valid_tool_kind(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_99(v: Any) -> bool:
+    if not (_valid_tool_call_status(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_100(v: Any) -> bool:
+    if not (isinstance(v, str) or v is None):
+        return False
+    return True
+
+
+def _valid_101(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_tool_call_content(x2):
+                return False
+    return True
+
+
+def _valid_102(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_tool_call_location(x2):
+                return False
+    return True
+
+
+def _valid_104(v: Any) -> bool:
+    if not (_valid_terminal_exit_status(v)):
+        return False
+    return True
+
+
+def _valid_105(v: Any) -> bool:
+    if not (is_integer(v) or v is None):
+        return False
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            return False
+        if v < 0 or v != v:
+            return False
+    return True
+
+
+def _valid_108(v: Any) -> bool:
+    if not isinstance(v, bool):
+        return False
+    return True
+
+
+def _valid_109(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_57.issuperset(v):
+            for k1 in v.keys() - _STRINGS_57:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "readTextFile" in v:
+            x6 = v["readTextFile"]
+            if not _valid_108(x6):
+                return False
+        if "writeTextFile" in v:
+            x7 = v["writeTextFile"]
+            if not _valid_108(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_110(v: Any) -> bool:
+    if not (_valid_client_session_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_111(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_60.issuperset(v):
+            for k1 in v.keys() - _STRINGS_60:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "terminal" in v:
+            x6 = v["terminal"]
+            if not _valid_108(x6):
+                return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_112(v: Any) -> bool:
+    if not (_valid_elicitation_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_113(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_56.issuperset(v):
+            for k1 in v.keys() - _STRINGS_56:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "fs" in v:
+            x6 = v["fs"]
+            if not _valid_109(x6):
+                return False
+        if "terminal" in v:
+            x7 = v["terminal"]
+            if not _valid_108(x7):
+                return False
+        if "session" in v:
+            x8 = v["session"]
+            if not _valid_110(x8):
+                return False
+        if "auth" in v:
+            x9 = v["auth"]
+            if not _valid_111(x9):
+                return False
+        if "elicitation" in v:
+            x10 = v["elicitation"]
+            if not _valid_112(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_96(x11):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_114(v: Any) -> bool:
+    if not (_valid_implementation(v)):
+        return False
+    return True
+
+
+def _valid_115(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_65.issuperset(v):
+            for k1 in v.keys() - _STRINGS_65:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "image" in v:
+            x6 = v["image"]
+            if not _valid_108(x6):
+                return False
+        if "audio" in v:
+            x7 = v["audio"]
+            if not _valid_108(x7):
+                return False
+        if "embeddedContext" in v:
+            x8 = v["embeddedContext"]
+            if not _valid_108(x8):
+                return False
+        if "_meta" in v:
+            x9 = v["_meta"]
+            if not _valid_96(x9):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_116(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_66.issuperset(v):
+            for k1 in v.keys() - _STRINGS_66:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "http" in v:
+            x6 = v["http"]
+            if not _valid_108(x6):
+                return False
+        if "sse" in v:
+            x7 = v["sse"]
+            if not _valid_108(x7):
+                return False
+        if "_meta" in v:
+            x8 = v["_meta"]
+            if not _valid_96(x8):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_117(v: Any) -> bool:
+    if not (_valid_session_list_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_118(v: Any) -> bool:
+    if not (_valid_session_delete_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_119(v: Any) -> bool:
+    if not (_valid_session_additional_directories_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_120(v: Any) -> bool:
+    if not (_valid_session_resume_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_121(v: Any) -> bool:
+    if not (_valid_session_close_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_122(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_67.issuperset(v):
+            for k1 in v.keys() - _STRINGS_67:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "list" in v:
+            x6 = v["list"]
+            if not _valid_117(x6):
+                return False
+        if "delete" in v:
+            x7 = v["delete"]
+            if not _valid_118(x7):
+                return False
+        if "additionalDirectories" in v:
+            x8 = v["additionalDirectories"]
+            if not _valid_119(x8):
+                return False
+        if "resume" in v:
+            x9 = v["resume"]
+            if not _valid_120(x9):
+                return False
+        if "close" in v:
+            x10 = v["close"]
+            if not _valid_121(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_96(x11):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_123(v: Any) -> bool:
+    if not (_valid_logout_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_124(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_68.issuperset(v):
+            for k1 in v.keys() - _STRINGS_68:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "logout" in v:
+            x6 = v["logout"]
+            if not _valid_123(x6):
+                return False
+        if "_meta" in v:
+            x7 = v["_meta"]
+            if not _valid_96(x7):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_125(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not _STRINGS_64.issuperset(v):
+            for k1 in v.keys() - _STRINGS_64:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+        if "loadSession" in v:
+            x6 = v["loadSession"]
+            if not _valid_108(x6):
+                return False
+        if "promptCapabilities" in v:
+            x7 = v["promptCapabilities"]
+            if not _valid_115(x7):
+                return False
+        if "mcpCapabilities" in v:
+            x8 = v["mcpCapabilities"]
+            if not _valid_116(x8):
+                return False
+        if "sessionCapabilities" in v:
+            x9 = v["sessionCapabilities"]
+            if not _valid_122(x9):
+                return False
+        if "auth" in v:
+            x10 = v["auth"]
+            if not _valid_124(x10):
+                return False
+        if "_meta" in v:
+            x11 = v["_meta"]
+            if not _valid_96(x11):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_126(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_auth_method(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_127(v: Any) -> bool:
+    if not (_valid_session_mode_state(v)):
+        return False
+    return True
+
+
+def _valid_128(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_session_config_option(x2):
+                return False
+    return True
+
+
+def _valid_129(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_session_info(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_130(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x1 = v["type"]
+        if x1 != "boolean":
+            return False
+    return True
+
+
+def _valid_131(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_session_config_option(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_134(v: Any) -> bool:
+    if not (isinstance(v, dict) or v is None):
+        return False
+    if isinstance(v, dict):
+        if not _STRINGS_29.issuperset(v):
+            for k1 in v.keys() - _STRINGS_29:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+    return True
+
+
+def _valid_135(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "sessionId" not in v:
+            return False
+    return True
+
+
+def _valid_136(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "requestId" not in v:
+            return False
+    return True
+
+
+def _valid_137(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if v != "object":
+        return False
+    return True
+
+
+def _valid_139(v: Any) -> bool:
+    if not (isinstance(v, str) and v in _STRINGS_51):
+        return False
+    return True
+
+
+def _valid_140(v: Any) -> bool:
+    if not (isinstance(v, str) and v in _STRINGS_54):
+        return False
+    return True
+
+
+def _valid_141(v: Any) -> bool:
+    if not (_valid_compaction_capabilities(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_142(v: Any) -> bool:
+    if not (_valid_session_config_options_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_143(v: Any) -> bool:
+    if not (_valid_notice_capabilities(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_144(v: Any) -> bool:
+    if not (_valid_elicitation_form_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_145(v: Any) -> bool:
+    if not (_valid_elicitation_url_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_146(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x1 = v["type"]
+        if x1 != "terminal":
+            return False
+    return True
+
+
+def _valid_148(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_session_mode(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_150(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    return True
+
+
+def _valid_151(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_150(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_153(v: Any) -> bool:
+    if not (_valid_message_id(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_154(v: Any) -> bool:
+    if not (isinstance(v, dict) or v is None):
+        return False
+    if isinstance(v, dict):
+        if not _STRINGS_99.issuperset(v):
+            for k1 in v.keys() - _STRINGS_99:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+    return True
+
+
+def _valid_155(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_8):
+        return False
+    return True
+
+
+def _valid_156(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    if not (isinstance(v, str) and v in _STRINGS_9):
+        return False
+    return True
+
+
+def _valid_157(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_tool_call_content(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_158(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_tool_call_location(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_159(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_plan_entry(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_160(v: Any) -> bool:
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_available_command(x2):
+                return False
+    else:
+        return False
+    return True
+
+
+def _valid_161(v: Any) -> bool:
+    if not (_valid_cost(v)):
+        return False
+    return True
+
+
+def _valid_162(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_content_block(x2):
+                return False
+    return True
+
+
+def _valid_163(v: Any) -> bool:
+    if not (isinstance(v, dict) or v is None):
+        return False
+    if isinstance(v, dict):
+        if not _STRINGS_11.issuperset(v):
+            for k1 in v.keys() - _STRINGS_11:
+                x2 = v[k1]
+                if isinstance(x2, str):
+                    pass
+                elif is_number(x2):
+                    if x2 > 9007199254740991 or x2 != x2:
+                        return False
+                    if x2 < -9007199254740991 or x2 != x2:
+                        return False
+                elif isinstance(x2, list):
+                    for x4 in x2:
+                        if not (isinstance(x4, str) or _valid_open_value(x4)):
+                            return False
+                elif isinstance(x2, dict):
+                    for x5 in x2.values():
+                        if not (isinstance(x5, str) or _valid_open_value(x5)):
+                            return False
+    return True
+
+
+def _valid_164(v: Any) -> bool:
+    if not (_valid_tool_call_id(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_165(v: Any) -> bool:
+    if not (is_number(v) or v is None):
+        return False
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            return False
+        if v < -9007199254740991 or v != v:
+            return False
+    return True
+
+
+def _valid_166(v: Any) -> bool:
+    if not (is_integer(v) or v is None):
+        return False
+    if is_number(v):
+        if v > 9007199254740991 or v != v:
+            return False
+        if v < -9007199254740991 or v != v:
+            return False
+    return True
+
+
+def _valid_167(v: Any) -> bool:
+    if not (isinstance(v, bool) or v is None):
+        return False
+    return True
+
+
+def _valid_168(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "type" not in v:
+            return False
+        x1 = v["type"]
+        if x1 != "string":
+            return False
+    return True
+
+
+def _valid_169(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_150(x2):
+                return False
+    return True
+
+
+def _valid_170(v: Any) -> bool:
+    if not (isinstance(v, str) and v in _STRINGS_49):
+        return False
+    return True
+
+
+def _valid_171(v: Any) -> bool:
+    if not (_valid_boolean_config_option_capabilities(v)):
+        return False
+    return True
+
+
+def _valid_172(v: Any) -> bool:
+    if not (_valid_session_config_option_category(v) or _valid_97(v)):
+        return False
+    return True
+
+
+def _valid_173(v: Any) -> bool:
+    if not (_valid_annotations(v)):
+        return False
+    return True
+
+
+def _valid_174(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "text" not in v:
+            return False
+        if "uri" not in v:
+            return False
+    return True
+
+
+def _valid_175(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "blob" not in v:
+            return False
+    return True
+
+
+def _valid_176(v: Any) -> bool:
+    if not (_valid_available_command_input(v)):
+        return False
+    return True
+
+
+def _valid_177(v: Any) -> bool:
+    if not (isinstance(v, list) or v is None):
+        return False
+    if isinstance(v, list):
+        for x2 in v:
+            if not _valid_role(x2):
+                return False
+    return True
+
+
+def _valid_178(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "hint" not in v:
+            return False
+    return True
+
+
 _CHECKS_BY_TAG_0: Final[dict[str, Check]] = {
     "content": _check_content_tool_call_content,
     "diff": _check_diff_tool_call_content,
@@ -11754,6 +19702,80 @@ _CHECKS_BY_TAG_8: Final[dict[str, Check]] = {
     "notice": _check_notice_session_update,
     "compaction_update": _check_compaction_update_session_update,
     "compaction_summary_chunk": _check_compaction_summary_chunk_session_update,
+}
+
+
+_VALID_BY_TAG_9: Final[dict[str, Predicate]] = {
+    "cancelled": _valid_cancelled_request_permission_outcome,
+    "selected": _valid_selected_request_permission_outcome,
+}
+
+
+_VALID_BY_TAG_10: Final[dict[str, Predicate]] = {
+    "form": _valid_form_create_elicitation_request,
+    "url": _valid_url_create_elicitation_request,
+}
+
+
+_VALID_BY_TAG_11: Final[dict[str, Predicate]] = {
+    "accept": _valid_accept_create_elicitation_response,
+    "decline": _valid_decline_create_elicitation_response,
+    "cancel": _valid_cancel_create_elicitation_response,
+}
+
+
+_VALID_BY_TAG_12: Final[dict[str, Predicate]] = {
+    "user_message_chunk": _valid_user_message_chunk_session_update,
+    "agent_message_chunk": _valid_agent_message_chunk_session_update,
+    "agent_thought_chunk": _valid_agent_thought_chunk_session_update,
+    "tool_call": _valid_tool_call_session_update,
+    "tool_call_update": _valid_tool_call_update_session_update,
+    "plan": _valid_plan_session_update,
+    "available_commands_update": _valid_available_commands_update_session_update,
+    "current_mode_update": _valid_current_mode_update_session_update,
+    "config_option_update": _valid_config_option_update_session_update,
+    "session_info_update": _valid_session_info_update_session_update,
+    "usage_update": _valid_usage_update_session_update,
+    "notice": _valid_notice_session_update,
+    "compaction_update": _valid_compaction_update_session_update,
+    "compaction_summary_chunk": _valid_compaction_summary_chunk_session_update,
+}
+
+
+_VALID_BY_TAG_13: Final[dict[str, Predicate]] = {
+    "content": _valid_content_tool_call_content,
+    "diff": _valid_diff_tool_call_content,
+    "terminal": _valid_terminal_tool_call_content,
+}
+
+
+_VALID_BY_TAG_14: Final[dict[str, Predicate]] = {
+    "string": _valid_string_elicitation_property_schema,
+    "number": _valid_number_elicitation_property_schema,
+    "integer": _valid_integer_elicitation_property_schema,
+    "boolean": _valid_boolean_elicitation_property_schema,
+    "array": _valid_array_elicitation_property_schema,
+}
+
+
+_VALID_BY_TAG_15: Final[dict[str, Predicate]] = {
+    "http": _valid_http_mcp_server,
+    "sse": _valid_sse_mcp_server,
+}
+
+
+_VALID_BY_TAG_16: Final[dict[str, Predicate]] = {
+    "select": _valid_select_session_config_option,
+    "boolean": _valid_boolean_session_config_option,
+}
+
+
+_VALID_BY_TAG_17: Final[dict[str, Predicate]] = {
+    "text": _valid_text_content_block,
+    "image": _valid_image_content_block,
+    "audio": _valid_audio_content_block,
+    "resource_link": _valid_resource_link_content_block,
+    "resource": _valid_resource_content_block,
 }
 
 
