@@ -95,7 +95,8 @@ describe('generate --check with a warm cache, on a copy of the repository', () =
     'fills the cache on generate and reuses it, and still fails on every drift',
     () => {
       expect(generate().code).toBe(0);
-      expect(readdirSync(join(cacheHome, 'datamodel-codegen'))).toHaveLength(1);
+      // One entry per protocol with Python models (the DeepSeek Harness protocol and ACP).
+      expect(readdirSync(join(cacheHome, 'datamodel-codegen'))).toHaveLength(2);
       expect(generate('--check').code).toBe(0);
 
       // A generated file edited by hand, its output cached: the comparison is with the disk.

@@ -22,8 +22,8 @@ import {
   pyStr,
   PY_LINE_LENGTH,
 } from './py-literals.js';
-import type { Conversion, WireField } from './py-wire-names.js';
-import { classNames, wireFields } from './py-wire-names.js';
+import type { Conversion, WireField } from './py-wire-fields.js';
+import { classNames, wireFields } from './py-wire-fields.js';
 
 export const pyConvertersEmitter: Emitter = {
   name: 'py-converters',
