@@ -11,7 +11,13 @@ from typing import Any
 
 from acp import schema
 
-from dsh_sdk.acp import validate_prompt_request, validate_session_notification
+from dsh_sdk.acp import (
+    PromptRequest,
+    SessionNotification,
+    decode,
+    validate_prompt_request,
+    validate_session_notification,
+)
 from dsh_sdk.acp._gen import validators
 from dsh_sdk.validation_runtime import run
 
@@ -64,6 +70,21 @@ def ours(frame: Frame) -> bool:
     if frame["method"] == "session/prompt":
         return not validate_prompt_request(frame["params"])
     return not validate_session_notification(frame["params"])
+
+
+def ours_to_dataclasses(frame: Frame) -> bool:
+    """What a typed peer hands its handler: the params validated, then decoded to dataclasses,
+    as pydantic's `model_validate` gives models."""
+    params = frame["params"]
+    if frame["method"] == "session/prompt":
+        if validate_prompt_request(params):
+            return False
+        decode(PromptRequest, params)
+        return True
+    if validate_session_notification(params):
+        return False
+    decode(SessionNotification, params)
+    return True
 
 
 def _full_check(validate: Callable[[object], list[Any]]) -> Callable[[object], list[Any]]:

@@ -176,11 +176,13 @@ async def acp_scenario(count: int, verdicts: Verdicts) -> None:
     lines = acp_frames.acp_lines(count)
     ours = "dsh_sdk.acp generated validators"
     full = "the same, full check only (no fast path)"
+    typed = "the same, then decoded to dataclasses"
     theirs = "official ACP SDK 0.12.1 (pydantic 2)"
     competitors = {
         FLOOR: sync(partial(acp_frames.decode_with, lines, None)),
         ours: sync(partial(acp_frames.decode_with, lines, acp_frames.ours)),
         full: sync(partial(acp_frames.decode_with, lines, acp_frames.ours_full_check)),
+        typed: sync(partial(acp_frames.decode_with, lines, acp_frames.ours_to_dataclasses)),
         theirs: sync(partial(acp_frames.decode_with, lines, acp_frames.pydantic_sdk)),
     }
     stats = await compare(competitors, rounds=ROUNDS, warmup=WARMUP)
@@ -190,6 +192,14 @@ async def acp_scenario(count: int, verdicts: Verdicts) -> None:
     line = f"ACP frames, our validators: {ratio:.2f}x pydantic's speed (target ≥ 1.0) — {verdict}"
     verdicts.lines.append(line)
     print(f"  -> {line}")
+    typed_ratio = stats[typed].rate / stats[theirs].rate
+    typed_verdict = "met" if typed_ratio >= 1.0 else "MISSED"
+    typed_line = (
+        f"ACP frames to dataclasses: {typed_ratio:.2f}x pydantic's speed to models"
+        f" (target ≥ 1.0) — {typed_verdict}"
+    )
+    verdicts.lines.append(typed_line)
+    print(f"  -> {typed_line}")
 
 
 async def main() -> None:

@@ -131,6 +131,11 @@ def test_the_wheel_holds_the_typing_marker_every_generated_module_and_the_schema
     generated = {f"dsh_sdk/_gen/{path.name}" for path in GEN_DIR.iterdir() if path.is_file()}
     assert "dsh_sdk/_gen/protocol.schema.json" in generated
     assert generated <= names
+    acp_gen = GEN_DIR.parent / "acp" / "_gen"
+    acp_generated = {
+        f"dsh_sdk/acp/_gen/{path.name}" for path in acp_gen.iterdir() if path.is_file()
+    }
+    assert {"dsh_sdk/acp/_gen/peers.py", "dsh_sdk/acp/_gen/models.py"} <= acp_generated <= names
     assert "dsh_sdk/py.typed" in names
     assert not any(name.startswith(("tests/", "bench/")) for name in names)
 
@@ -245,6 +250,17 @@ def test_the_readme_python_example_runs_against_the_installed_package(
     # The examples that stop a run print how it ended: it really was interrupted.
     if ".interrupt()" in source or "task.cancel()" in source:
         assert re.search(r"^(cancelled: )?aborted 'Echo: ", done.stdout, re.MULTILINE), done.stdout
+
+
+def test_the_acp_page_python_example_runs_against_the_installed_package(
+    consumer: Consumer,
+) -> None:
+    # docs/acp.md's example asserts what it shows: exit 0 is its verdict.
+    page = (REPOSITORY / "docs" / "acp.md").read_text("utf-8")
+    [source] = re.findall(r"^```python consumer-example\n(.*?)^```", page, re.M | re.S)
+    script = consumer.project / "acp_example.py"
+    script.write_text(source, encoding="utf-8")
+    run(consumer.python, script, cwd=consumer.project, timeout=budget(60))
 
 
 def test_the_examples_stream_and_interrupt_in_python() -> None:
